@@ -1,0 +1,491 @@
+//===- ArrayDialect.cpp - verifiers and registration of `array` -----------===//
+//
+// The op classes, parsers and printers are generated from td/ArrayOps.td.
+// This file holds what ODS cannot express: the shape and region checks of
+// each combinator (with messages that say which operand, result, region or
+// block argument is wrong), type inference of `array.size`, and the C API
+// entry point through which Rust registers the dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ArrayDialect.h"
+
+#include "mlir-c/IR.h"
+#include "mlir/CAPI/Registration.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::array;
+
+#include "ArrayDialect.cpp.inc"
+#include "ArrayEnums.cpp.inc"
+
+void ArrayDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "ArrayOps.cpp.inc"
+      >();
+}
+
+#define GET_OP_CLASSES
+#include "ArrayOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared checks
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+RankedTensorType tensorOf(Value v) { return llvm::cast<RankedTensorType>(v.getType()); }
+
+/// Two shapes agree when they have the same rank and no pair of static
+/// extents differs (a dynamic extent agrees with anything; size inference,
+/// seed 001 §1.3, decides the rest).
+bool shapesAgree(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return false;
+  for (auto [x, y] : llvm::zip_equal(a, b))
+    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+      return false;
+  return true;
+}
+
+std::string typeList(TypeRange types) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "(";
+  llvm::interleaveComma(types, os);
+  os << ")";
+  return s;
+}
+
+SmallVector<Type> elementTypes(ValueRange arrays) {
+  return llvm::map_to_vector(arrays, [](Value v) { return tensorOf(v).getElementType(); });
+}
+
+SmallVector<Type> elementTypes(TypeRange arrays) {
+  return llvm::map_to_vector(
+      arrays, [](Type t) { return llvm::cast<RankedTensorType>(t).getElementType(); });
+}
+
+/// Every array in `arrays` has the shape of the first one.
+LogicalResult verifySameShapes(Operation *op, ValueRange arrays, StringRef what) {
+  if (arrays.empty())
+    return success();
+  RankedTensorType first = tensorOf(arrays.front());
+  for (auto [i, v] : llvm::enumerate(arrays.drop_front()))
+    if (!shapesAgree(first.getShape(), tensorOf(v).getShape()))
+      return op->emitOpError() << what << " #" << (i + 1) << " of type " << v.getType()
+                               << " does not have the shape of " << what << " #0 of type "
+                               << first;
+  return success();
+}
+
+/// Every result has `shape` (an input's shape, or a shape derived from it).
+LogicalResult verifyResultShapes(Operation *op, ArrayRef<int64_t> shape, StringRef expected) {
+  for (auto [i, t] : llvm::enumerate(op->getResultTypes()))
+    if (!shapesAgree(llvm::cast<RankedTensorType>(t).getShape(), shape))
+      return op->emitOpError() << "result #" << i << " of type " << t
+                               << " does not have the shape of " << expected;
+  return success();
+}
+
+/// The single block of `region` takes exactly `expected` arguments.
+LogicalResult verifyBlockArguments(Operation *op, Region &region, StringRef name,
+                                   TypeRange expected) {
+  Block &block = region.front();
+  TypeRange actual = block.getArgumentTypes();
+  if (actual != expected)
+    return op->emitOpError() << "region '" << name << "' must take arguments "
+                             << typeList(expected) << ", but takes " << typeList(actual);
+  return success();
+}
+
+/// The terminator of `region` is an `array.yield` of exactly `expected` types.
+LogicalResult verifyYield(Operation *op, Region &region, StringRef name, TypeRange expected) {
+  auto yield = llvm::dyn_cast<YieldOp>(region.front().getTerminator());
+  if (!yield)
+    return op->emitOpError() << "region '" << name << "' must end with 'array.yield'";
+  TypeRange actual = yield.getValues().getTypes();
+  if (actual != expected)
+    return yield.emitOpError() << "yields " << typeList(actual) << ", but region '" << name
+                               << "' of '" << op->getName() << "' must yield "
+                               << typeList(expected);
+  return success();
+}
+
+LogicalResult verifyRegion(Operation *op, Region &region, StringRef name, TypeRange arguments,
+                           TypeRange yields) {
+  if (failed(verifyBlockArguments(op, region, name, arguments)))
+    return failure();
+  return verifyYield(op, region, name, yields);
+}
+
+/// When a shape operand is a constant and the result dimension is static,
+/// they must agree.
+LogicalResult verifyShapeOperands(Operation *op, ValueRange shape, RankedTensorType result,
+                                  StringRef resultName) {
+  if (static_cast<int64_t>(shape.size()) != result.getRank())
+    return op->emitOpError() << "has " << shape.size() << " shape operand(s), but "
+                             << resultName << " of type " << result << " has rank "
+                             << result.getRank();
+  for (auto [i, v] : llvm::enumerate(shape)) {
+    APInt constant;
+    int64_t dim = result.getDimSize(i);
+    if (!ShapedType::isDynamic(dim) && matchPattern(v, m_ConstantInt(&constant)) &&
+        constant.getSExtValue() != dim)
+      return op->emitOpError() << "shape operand #" << i << " is the constant "
+                               << constant.getSExtValue() << ", but dimension " << i << " of "
+                               << resultName << " is " << dim;
+  }
+  return success();
+}
+
+LogicalResult verifyAtLeastOne(Operation *op, size_t count, StringRef what) {
+  if (count == 0)
+    return op->emitOpError() << "needs at least one " << what;
+  return success();
+}
+
+/// Vectors only (filter and expand of seeds 001 and 004 are one-dimensional).
+LogicalResult verifyVectors(Operation *op, ValueRange inputs) {
+  for (auto [i, v] : llvm::enumerate(inputs))
+    if (tensorOf(v).getRank() != 1)
+      return op->emitOpError() << "input #" << i << " of type " << v.getType()
+                               << " is not one-dimensional";
+  return success();
+}
+
+/// Results of size-changing combinators have a data-dependent length.
+LogicalResult verifyDynamicVectorResults(Operation *op) {
+  for (auto [i, t] : llvm::enumerate(op->getResultTypes())) {
+    auto tensor = llvm::cast<RankedTensorType>(t);
+    if (tensor.getRank() != 1 || !tensor.isDynamicDim(0))
+      return op->emitOpError() << "result #" << i << " of type " << t
+                               << " must be a vector of dynamic length (its size depends on "
+                                  "the data)";
+  }
+  return success();
+}
+
+SmallVector<Type> indexTypes(MLIRContext *ctx, int64_t count) {
+  return SmallVector<Type>(count, IndexType::get(ctx));
+}
+
+/// Shared by fold and scan: n inputs, n initial values and n results, with
+/// initial values typed as result elements.
+LogicalResult verifyAccumulating(Operation *op, ValueRange inputs, ValueRange inits) {
+  if (failed(verifyAtLeastOne(op, inputs.size(), "input array")))
+    return failure();
+  if (inits.size() != inputs.size() || op->getNumResults() != inputs.size())
+    return op->emitOpError() << "has " << inputs.size() << " input(s), " << inits.size()
+                             << " initial value(s) and " << op->getNumResults()
+                             << " result(s); the three counts must be equal";
+  if (failed(verifySameShapes(op, inputs, "input")))
+    return failure();
+  if (tensorOf(inputs.front()).getRank() == 0)
+    return op->emitOpError() << "cannot combine along the innermost dimension of rank-0 "
+                                "input of type "
+                             << inputs.front().getType();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(inits, op->getResultTypes()))) {
+    auto [init, resultType] = pair;
+    Type element = llvm::cast<RankedTensorType>(resultType).getElementType();
+    if (init.getType() != element)
+      return op->emitOpError() << "initial value #" << i << " has type " << init.getType()
+                               << ", but result #" << i << " has element type " << element;
+  }
+  return success();
+}
+
+/// Region of fold and scan: (accumulators..., elements...) -> accumulators.
+LogicalResult verifyAccumulatingBody(Operation *op, Region &body, ValueRange inputs) {
+  SmallVector<Type> accumulators = elementTypes(op->getResultTypes());
+  SmallVector<Type> arguments(accumulators);
+  llvm::append_range(arguments, elementTypes(inputs));
+  return verifyRegion(op, body, "body", arguments, accumulators);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// map
+//===----------------------------------------------------------------------===//
+
+LogicalResult MapOp::verify() {
+  if (failed(verifyAtLeastOne(*this, getInputs().size(), "input array")) ||
+      failed(verifyAtLeastOne(*this, getNumResults(), "result")) ||
+      failed(verifySameShapes(*this, getInputs(), "input")))
+    return failure();
+  return verifyResultShapes(*this, tensorOf(getInputs().front()).getShape(), "input #0");
+}
+
+LogicalResult MapOp::verifyRegions() {
+  return verifyRegion(*this, getBody(), "body", elementTypes(getInputs()),
+                      elementTypes(getResultTypes()));
+}
+
+//===----------------------------------------------------------------------===//
+// generate
+//===----------------------------------------------------------------------===//
+
+LogicalResult GenerateOp::verify() {
+  if (failed(verifyAtLeastOne(*this, getNumResults(), "result")))
+    return failure();
+  auto first = llvm::cast<RankedTensorType>(getResult(0).getType());
+  if (failed(verifyShapeOperands(*this, getShape(), first, "result #0")))
+    return failure();
+  return verifyResultShapes(*this, first.getShape(), "result #0");
+}
+
+LogicalResult GenerateOp::verifyRegions() {
+  return verifyRegion(*this, getBody(), "body", indexTypes(getContext(), getShape().size()),
+                      elementTypes(getResultTypes()));
+}
+
+//===----------------------------------------------------------------------===//
+// gather
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::verify() {
+  RankedTensorType source = getSource().getType();
+  if (static_cast<int64_t>(getIndices().size()) != source.getRank())
+    return emitOpError() << "needs one index array per source dimension: the source of type "
+                         << source << " has rank " << source.getRank() << ", but "
+                         << getIndices().size() << " index array(s) are given";
+  if (getIndices().empty())
+    return emitOpError() << "cannot gather from a rank-0 source";
+  if (failed(verifySameShapes(*this, getIndices(), "index array")))
+    return failure();
+  RankedTensorType result = getResult().getType();
+  if (!shapesAgree(result.getShape(), tensorOf(getIndices().front()).getShape()))
+    return emitOpError() << "result of type " << result
+                         << " does not have the shape of the index arrays "
+                         << getIndices().front().getType();
+  if (result.getElementType() != source.getElementType())
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " differs from the source element type " << source.getElementType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// scatter
+//===----------------------------------------------------------------------===//
+
+LogicalResult ScatterOp::verify() {
+  RankedTensorType dest = getDest().getType();
+  if (static_cast<int64_t>(getIndices().size()) != dest.getRank())
+    return emitOpError() << "needs one index array per destination dimension: the "
+                            "destination of type "
+                         << dest << " has rank " << dest.getRank() << ", but "
+                         << getIndices().size() << " index array(s) are given";
+  if (getIndices().empty())
+    return emitOpError() << "cannot scatter into a rank-0 destination";
+  if (failed(verifySameShapes(*this, getIndices(), "index array")))
+    return failure();
+  if (!shapesAgree(getValues().getType().getShape(), tensorOf(getIndices().front()).getShape()))
+    return emitOpError() << "values of type " << getValues().getType()
+                         << " do not have the shape of the index arrays "
+                         << getIndices().front().getType();
+  return success();
+}
+
+LogicalResult ScatterOp::verifyRegions() {
+  Type destElement = getDest().getType().getElementType();
+  Type valueElement = getValues().getType().getElementType();
+  return verifyRegion(*this, getCombine(), "combine", {destElement, valueElement},
+                      {destElement});
+}
+
+//===----------------------------------------------------------------------===//
+// fold and scan
+//===----------------------------------------------------------------------===//
+
+LogicalResult FoldOp::verify() {
+  if (failed(verifyAccumulating(*this, getInputs(), getInits())))
+    return failure();
+  ArrayRef<int64_t> shape = tensorOf(getInputs().front()).getShape();
+  return verifyResultShapes(*this, shape.drop_back(),
+                            "input #0 without its innermost dimension");
+}
+
+LogicalResult FoldOp::verifyRegions() {
+  return verifyAccumulatingBody(*this, getBody(), getInputs());
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifyAccumulating(*this, getInputs(), getInits())))
+    return failure();
+  return verifyResultShapes(*this, tensorOf(getInputs().front()).getShape(), "input #0");
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyAccumulatingBody(*this, getBody(), getInputs());
+}
+
+//===----------------------------------------------------------------------===//
+// filter and expand (size-changing, seeds 001 and 004)
+//===----------------------------------------------------------------------===//
+
+LogicalResult FilterOp::verify() {
+  if (failed(verifyAtLeastOne(*this, getInputs().size(), "input array")))
+    return failure();
+  if (getNumResults() != getInputs().size())
+    return emitOpError() << "has " << getInputs().size() << " input(s) but "
+                         << getNumResults() << " result(s); each input is filtered into "
+                            "one result";
+  if (failed(verifyVectors(*this, getInputs())) ||
+      failed(verifySameShapes(*this, getInputs(), "input")) ||
+      failed(verifyDynamicVectorResults(*this)))
+    return failure();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip_equal(getInputs(), getResultTypes()))) {
+    auto [input, resultType] = pair;
+    Type element = llvm::cast<RankedTensorType>(resultType).getElementType();
+    if (element != tensorOf(input).getElementType())
+      return emitOpError() << "result #" << i << " has element type " << element
+                           << ", but input #" << i << " has element type "
+                           << tensorOf(input).getElementType();
+  }
+  return success();
+}
+
+LogicalResult FilterOp::verifyRegions() {
+  return verifyRegion(*this, getPredicate(), "predicate", elementTypes(getInputs()),
+                      {IntegerType::get(getContext(), 1)});
+}
+
+LogicalResult ExpandOp::verify() {
+  if (failed(verifyAtLeastOne(*this, getInputs().size(), "input array")) ||
+      failed(verifyAtLeastOne(*this, getNumResults(), "result")) ||
+      failed(verifyVectors(*this, getInputs())) ||
+      failed(verifySameShapes(*this, getInputs(), "input")))
+    return failure();
+  return verifyDynamicVectorResults(*this);
+}
+
+LogicalResult ExpandOp::verifyRegions() {
+  SmallVector<Type> elements = elementTypes(getInputs());
+  if (failed(verifyRegion(*this, getCount(), "count", elements, {IndexType::get(getContext())})))
+    return failure();
+  SmallVector<Type> getArguments(elements);
+  getArguments.push_back(IndexType::get(getContext()));
+  return verifyRegion(*this, getGet(), "get", getArguments, elementTypes(getResultTypes()));
+}
+
+//===----------------------------------------------------------------------===//
+// size, dim, index
+//===----------------------------------------------------------------------===//
+
+LogicalResult SizeOp::inferReturnTypes(MLIRContext *context, std::optional<Location>,
+                                       ValueRange operands, DictionaryAttr, OpaqueProperties,
+                                       RegionRange, SmallVectorImpl<Type> &inferred) {
+  if (operands.empty())
+    return failure();
+  auto tensor = llvm::dyn_cast<RankedTensorType>(operands.front().getType());
+  if (!tensor)
+    return failure();
+  inferred.assign(tensor.getRank(), IndexType::get(context));
+  return success();
+}
+
+LogicalResult DimOp::verify() {
+  int64_t rank = getInput().getType().getRank();
+  if (getDimension() >= static_cast<uint64_t>(rank))
+    return emitOpError() << "dimension " << getDimension() << " is out of range for "
+                         << getInput().getType() << " of rank " << rank;
+  return success();
+}
+
+LogicalResult IndexOp::verify() {
+  int64_t rank = getArray().getType().getRank();
+  if (static_cast<int64_t>(getIndices().size()) != rank)
+    return emitOpError() << "needs " << rank << " index value(s) for " << getArray().getType()
+                         << ", but " << getIndices().size() << " are given";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Sugar
+//===----------------------------------------------------------------------===//
+
+LogicalResult BackpermuteOp::verify() {
+  RankedTensorType result = getResult().getType();
+  if (failed(verifyShapeOperands(*this, getShape(), result, "the result")))
+    return failure();
+  if (getSource().getType().getRank() == 0)
+    return emitOpError() << "cannot read a rank-0 source at computed indices";
+  if (result.getElementType() != getSource().getType().getElementType())
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " differs from the source element type "
+                         << getSource().getType().getElementType();
+  return success();
+}
+
+LogicalResult BackpermuteOp::verifyRegions() {
+  return verifyRegion(*this, getIndexMap(), "index",
+                      indexTypes(getContext(), getResult().getType().getRank()),
+                      indexTypes(getContext(), getSource().getType().getRank()));
+}
+
+LogicalResult PermuteOp::verifyRegions() {
+  MLIRContext *ctx = getContext();
+  RankedTensorType source = getSource().getType();
+  RankedTensorType dest = getDest().getType();
+  if (dest.getRank() == 0)
+    return emitOpError() << "cannot permute into a rank-0 destination";
+  // The index region yields one index per destination dimension, optionally
+  // followed by an i1 that keeps (true) or drops the element (seed 004 §1.1).
+  Region &indexMap = getIndexMap();
+  if (failed(verifyBlockArguments(*this, indexMap, "index", indexTypes(ctx, source.getRank()))))
+    return failure();
+  SmallVector<Type> targets = indexTypes(ctx, dest.getRank());
+  SmallVector<Type> targetsAndKeep(targets);
+  targetsAndKeep.push_back(IntegerType::get(ctx, 1));
+  auto yield = llvm::dyn_cast<YieldOp>(indexMap.front().getTerminator());
+  if (yield && TypeRange(yield.getValues().getTypes()) == TypeRange(targetsAndKeep)) {
+    // The optional keep flag is present.
+  } else if (failed(verifyYield(*this, indexMap, "index", targets))) {
+    return failure();
+  }
+  return verifyRegion(*this, getCombine(), "combine",
+                      {dest.getElementType(), source.getElementType()}, {dest.getElementType()});
+}
+
+LogicalResult ReverseOp::verify() {
+  if (getInput().getType().getRank() == 0)
+    return emitOpError() << "cannot reverse a rank-0 array";
+  return success();
+}
+
+LogicalResult ReplicateOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getResult().getType();
+  if (result.getRank() != input.getRank() + 1 ||
+      !shapesAgree(result.getShape().drop_back(), input.getShape()))
+    return emitOpError() << "result of type " << result
+                         << " must be the input shape with one more innermost dimension "
+                            "(input type "
+                         << input << ")";
+  if (result.getElementType() != input.getElementType())
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " differs from the input element type " << input.getElementType();
+  APInt constant;
+  int64_t inner = result.getShape().back();
+  if (!ShapedType::isDynamic(inner) && matchPattern(getCount(), m_ConstantInt(&constant)) &&
+      constant.getSExtValue() != inner)
+    return emitOpError() << "count is the constant " << constant.getSExtValue()
+                         << ", but the innermost result dimension is " << inner;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// C API
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+MLIR_DECLARE_CAPI_DIALECT_REGISTRATION(Array, array);
+}
+MLIR_DEFINE_CAPI_DIALECT_REGISTRATION(Array, array, mlir::array::ArrayDialect)
