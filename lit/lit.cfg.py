@@ -1,0 +1,27 @@
+# lit configuration of the project's regression tests.
+# Run with LLVM 22's lit:  /usr/lib/llvm-22/bin/lit -sv lit   (the Makefile's `make lit`).
+# Tools: fuse-opt from target/debug (override with FUSE_OPT_DIR), FileCheck and `not`
+# from the LLVM prefix (override with LLVM_PREFIX).
+import os
+
+import lit.formats
+
+config.name = "fusion"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.test_source_root, "Output")
+
+repo_root = os.path.dirname(config.test_source_root)
+llvm_prefix = os.environ.get("LLVM_PREFIX", "/usr/lib/llvm-22")
+tools_dir = os.environ.get("FUSE_OPT_DIR", os.path.join(repo_root, "target", "debug"))
+
+fuse_opt = os.path.join(tools_dir, "fuse-opt")
+if not os.path.exists(fuse_opt):
+    lit_config.fatal(f"{fuse_opt} does not exist; build it first (cargo build -p fuse-opt)")
+
+config.environment["PATH"] = os.pathsep.join(
+    [tools_dir, os.path.join(llvm_prefix, "bin"), config.environment.get("PATH", os.environ.get("PATH", ""))]
+)
+config.substitutions.append(("%examples", os.path.join(repo_root, "examples")))

@@ -1,0 +1,43 @@
+//===- FuseOptMain.cpp - fuse-opt's command line, by MLIR's own driver ------===//
+//
+// fuse-opt behaves exactly like mlir-opt (same flags, diagnostics, exit codes,
+// --split-input-file, --verify-diagnostics, --mlir-print-ir-after-all, pass
+// pipelines), because it *is* MLIR's driver: this file registers every upstream
+// dialect, extension and pass, adds the dialects and passes handed over from Rust,
+// and calls MlirOptMain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir-c/IR.h"
+#include "mlir/CAPI/IR.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace {
+std::string versionLine;
+} // namespace
+
+extern "C" int fuseOptMain(int argc, char **argv, const char *version,
+                           const MlirDialectHandle *dialects, int numDialects) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  for (int i = 0; i < numDialects; ++i)
+    mlirDialectHandleInsertDialect(dialects[i], wrap(&registry));
+  mlir::registerAllPasses();
+
+  versionLine = version;
+  llvm::cl::AddExtraVersionPrinter(
+      [](llvm::raw_ostream &os) { os << versionLine << "\n"; });
+
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "fuse-opt: optimal fusion of data-parallel array combinators\n", registry));
+}
