@@ -20,6 +20,16 @@ as_root() {
   else log "need root (or sudo) to run: $*"; exit 1; fi
 }
 
+# --- 0. Basic build tools (a C++ compiler for the dialect, pip to fetch the SCIP wheel) ---
+NEED=()
+command -v g++ >/dev/null 2>&1 || NEED+=(g++)
+python3 -m pip --version >/dev/null 2>&1 || NEED+=(python3-pip)
+if [ "${#NEED[@]}" -gt 0 ]; then
+  log "installing Debian packages: ${NEED[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${NEED[@]}"
+fi
+
 # --- 1. LLVM / MLIR 22 ------------------------------------------------------------
 APT_PACKAGES=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-22-dev
               libpolly-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev unzip)

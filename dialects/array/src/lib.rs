@@ -4,6 +4,8 @@
 //! classes, parsers, printers) that `cpp/ArrayDialect.cpp` completes with verifiers; the
 //! same file also gives the typed builders of [`ops`] through melior's `dialect!` macro.
 
+pub mod source;
+
 use melior::{
     Context,
     dialect::{DialectHandle, DialectRegistry},

@@ -1,0 +1,36 @@
+# The two commands of the README:
+#   make demo   set up (idempotent), build, and run the pipeline on every bundled example
+#   make test   set up (idempotent), build, and run every test: Rust unit and integration
+#               tests, then the lit suite
+# Overrides: LLVM_PREFIX (an LLVM/MLIR 22 install), SCIP_LIB_DIR (a SCIP 10 library folder).
+
+SHELL := /bin/bash
+LLVM_PREFIX ?= /usr/lib/llvm-22
+export LLVM_PREFIX
+export MLIR_SYS_220_PREFIX ?= $(LLVM_PREFIX)
+export TABLEGEN_220_PREFIX ?= $(LLVM_PREFIX)
+export LIBCLANG_PATH ?= $(LLVM_PREFIX)/lib
+CARGO ?= cargo
+
+.PHONY: setup build demo test unit lit clean
+
+setup:
+	./scripts/setup.sh
+
+build: setup
+	$(CARGO) build --workspace --all-targets
+
+demo: build
+	./target/debug/fusion-demo examples
+
+unit: build
+	$(CARGO) test --workspace --no-fail-fast
+
+lit: build
+	$(LLVM_PREFIX)/bin/lit -sv lit
+
+test: unit lit
+
+clean:
+	$(CARGO) clean
+	rm -rf lit/Output

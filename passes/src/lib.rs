@@ -1,0 +1,3 @@
+//! Analyses and passes over programs in the `array` dialect.
+
+pub mod summary;
