@@ -117,7 +117,7 @@ pub fn solve(model: &Model, limits: &Limits) -> Result<Solution, SolveError> {
     let status = match solved.status() {
         Status::Optimal | Status::GapLimit => SolveStatus::Optimal,
         Status::Infeasible => return Err(SolveError::Infeasible),
-        Status::Unbounded | Status::InfOrUnbd => return Err(SolveError::Unbounded),
+        Status::Unbounded | Status::Inforunbd => return Err(SolveError::Unbounded),
         _ => SolveStatus::LimitReached,
     };
     match solved.best_sol() {

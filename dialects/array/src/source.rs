@@ -95,7 +95,11 @@ fn locate(diagnostic: &Diagnostic, fallback_file: &str) -> Located {
     };
     let mut message = diagnostic.to_string();
     for i in 0..diagnostic.note_count() {
-        if let Ok(note) = diagnostic.note(i) {
+        // The verifier's "see current operation" note repeats the op in generic form; the
+        // location already says where it is.
+        if let Ok(note) = diagnostic.note(i)
+            && !note.to_string().starts_with("see current operation")
+        {
             message.push_str(&format!("\n  note: {note}"));
         }
     }

@@ -1,0 +1,10 @@
+//! The integration tests of the workspace, one module per area.
+
+mod builders;
+mod examples;
+mod loading;
+
+/// The repository root (this crate lives in `tests/`).
+pub fn repo_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+}

@@ -1,0 +1,61 @@
+//! Loading programs: located diagnostics for malformed or ill-typed input, no panics.
+
+use array_dialect::source::{LoadError, parse_source};
+
+fn errors(source: &str) -> Vec<String> {
+    let context = array_dialect::context();
+    match parse_source(&context, source, "input.mlir") {
+        Ok(_) => vec![],
+        Err(LoadError::Invalid(d)) => d.iter().map(|d| d.to_string()).collect(),
+        Err(e) => vec![e.to_string()],
+    }
+}
+
+#[test]
+fn a_syntax_error_is_reported_with_file_line_and_column() {
+    let e = errors("func.func @f() {\n  %x = array.bogus\n}\n");
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(e[0].starts_with("input.mlir:2:8: error: custom op 'array.bogus' is unknown"), "{e:?}");
+}
+
+#[test]
+fn a_verifier_error_is_reported_at_the_op() {
+    let source = r#"
+func.func @f(%xs: tensor<4xf32>, %ys: tensor<5xf32>) -> tensor<4xf32> {
+  %r = array.map %xs, %ys : tensor<4xf32>, tensor<5xf32> -> tensor<4xf32> {
+  ^bb0(%x: f32, %y: f32):
+    array.yield %x : f32
+  }
+  return %r : tensor<4xf32>
+}
+"#;
+    let e = errors(source);
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("input.mlir:3:8: error: 'array.map' op input #1 of type 'tensor<5xf32>' does not have the shape of input #0 of type 'tensor<4xf32>'"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_well_formed_program_loads() {
+    let source = r#"
+func.func @f(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %gts = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %c0 = arith.constant 0 : i64
+    %p = arith.cmpi sgt, %x, %c0 : i64
+    array.yield %p : i1
+  }
+  return %gts : tensor<?xi64>
+}
+"#;
+    assert_eq!(errors(source), Vec::<String>::new());
+}
+
+#[test]
+fn a_missing_file_is_an_io_error_not_a_panic() {
+    let context = array_dialect::context();
+    let r = array_dialect::source::load_file(&context, std::path::Path::new("/nonexistent/x.mlir"));
+    assert!(matches!(r, Err(LoadError::Io(..))));
+}
