@@ -14,9 +14,10 @@
 //
 // Traits: combinators with regions are exactly as side-effect free and
 // speculatable as their bodies (`RecursiveMemoryEffects`,
-// `RecursivelySpeculatable`); `index`, `gather`, `scatter`, `backpermute` and
-// `permute` read or write at computed indices, which is undefined when out of
-// bounds, so they have no memory effect but are not speculatable.
+// `RecursivelySpeculatable`); `index`, `gather`, `scatter`, `backpermute`,
+// `permute`, `reverse` and `replicate` read or write at computed indices, which
+// is undefined when out of bounds, so they have no memory effect of their own
+// but are not speculatable.
 //
 //===----------------------------------------------------------------------===//
 
@@ -150,7 +151,7 @@ def Array_GatherOp : Array_Op<"gather", [NoMemoryEffect]> {
 }
 
 def Array_ScatterOp : Array_Op<"scatter",
-    [NoMemoryEffect, AllTypesMatch<["dest", "result"]>]> {
+    [RecursiveMemoryEffects, AllTypesMatch<["dest", "result"]>]> {
   let summary = "combines values into a destination array at given indices";
   let description = [{
     `scatter (f, dest, src)` of seed 000, with the pairs of `src` written as
@@ -358,7 +359,7 @@ def Array_YieldOp : Array_Op<"yield", [Pure, Terminator, ReturnLike,
 // Sugar (desugared by `array-desugar`, seed 000 §2.1)
 //===----------------------------------------------------------------------===//
 
-def Array_BackpermuteOp : Array_Op<"backpermute", RegionCombinatorTraits> {
+def Array_BackpermuteOp : Array_Op<"backpermute", [RecursiveMemoryEffects]> {
   let summary = "reads a source at indices computed from the output index";
   let description = [{
     `backpermute (sz, f, xs)` of seed 000 §2.1: the result has the given shape
