@@ -64,7 +64,8 @@ fn string_attribute(op: OperationRef, name: &str) -> Option<String> {
     Some(string.value().to_owned())
 }
 
-fn summarize_function(function: OperationRef) -> Option<FunctionSummary> {
+/// Summarizes one `func.func`; `None` for a declaration (no body).
+pub fn summarize_function(function: OperationRef) -> Option<FunctionSummary> {
     let body = function.region(0).ok()?.first_block()?; // declarations have no body
     let name = string_attribute(function, "sym_name").unwrap_or_default();
     let public = string_attribute(function, "sym_visibility").as_deref() != Some("private");

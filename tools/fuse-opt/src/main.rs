@@ -29,6 +29,7 @@ fn main() {
         env!("CARGO_PKG_VERSION")
     ))
     .expect("version has no NUL");
+    fusion_passes::register_all_passes();
     let dialects = [array_dialect::dialect_handle().to_raw()];
     // SAFETY: argv is NUL-terminated and outlives the call; the handles are static.
     let code = unsafe {

@@ -1,0 +1,161 @@
+//! Registering passes written in Rust in MLIR's pass registry, with options.
+//!
+//! `cpp/RustPassBridge.cpp` defines a generic `mlir::Pass` that takes its name,
+//! description and string options from a [`PassDefinition`] and calls back into Rust.
+//! Registered passes appear in `fuse-opt --help`, can be named in `--pass-pipeline`
+//! strings with options (`array-fusion-analysis{cost=reads}`), and are available to any
+//! MLIR compiler that calls [`register_all_passes`](crate::register_all_passes).
+
+use melior::ir::{Location, OperationRef, operation::OperationLike};
+use std::ffi::{CStr, CString, c_char, c_int, c_void};
+
+/// One string option of a pass.
+#[derive(Debug)]
+pub struct PassOption {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub default: &'static str,
+}
+
+/// Option values of one run, by name.
+#[derive(Debug)]
+pub struct PassOptions {
+    values: Vec<(&'static str, String)>,
+}
+
+impl PassOptions {
+    /// The value of option `name` (its default when not given).
+    pub fn get(&self, name: &str) -> &str {
+        self.values
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("pass option `{name}` is not declared"))
+    }
+}
+
+/// A pass failed; the pass has already emitted an error diagnostic saying why.
+#[derive(Debug)]
+pub struct PassFailed;
+
+/// What a Rust pass is: its pipeline name, help text, anchor op and options.
+pub struct PassDefinition {
+    pub argument: &'static str,
+    pub description: &'static str,
+    /// The op the pass is scheduled on (`Some("func.func")`), or any op.
+    pub anchor: Option<&'static str>,
+    pub options: &'static [PassOption],
+    pub run: fn(OperationRef, &PassOptions) -> Result<(), PassFailed>,
+}
+
+#[repr(C)]
+struct FusionRustPassInfo {
+    argument: *const c_char,
+    description: *const c_char,
+    anchor: *const c_char,
+    num_options: c_int,
+    option_names: *const *const c_char,
+    option_descriptions: *const *const c_char,
+    option_defaults: *const *const c_char,
+    user_data: *mut c_void,
+    run: unsafe extern "C" fn(*mut c_void, mlir_sys::MlirOperation, *const *const c_char) -> c_int,
+}
+
+// SAFETY: the descriptor only holds pointers to leaked, immutable data.
+unsafe impl Send for FusionRustPassInfo {}
+unsafe impl Sync for FusionRustPassInfo {}
+
+unsafe extern "C" {
+    fn fusionRegisterRustPass(info: *const FusionRustPassInfo);
+    fn fusionEmitWarning(location: mlir_sys::MlirLocation, message: *const c_char);
+    fn fusionEmitRemark(location: mlir_sys::MlirLocation, message: *const c_char);
+}
+
+fn leak(s: &str) -> *const c_char {
+    CString::new(s).expect("pass strings contain no NUL").into_raw()
+}
+
+fn leak_all(items: impl Iterator<Item = *const c_char>) -> *const *const c_char {
+    Box::leak(items.collect::<Vec<_>>().into_boxed_slice()).as_ptr()
+}
+
+unsafe extern "C" fn run_trampoline(
+    user_data: *mut c_void,
+    op: mlir_sys::MlirOperation,
+    values: *const *const c_char,
+) -> c_int {
+    // SAFETY: user_data is the &'static PassDefinition given at registration; `values`
+    // holds one NUL-terminated string per declared option; `op` is live during the call.
+    let definition = unsafe { &*(user_data as *const PassDefinition) };
+    let options = PassOptions {
+        values: definition
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let value = unsafe { CStr::from_ptr(*values.add(i)) };
+                (o.name, value.to_string_lossy().into_owned())
+            })
+            .collect(),
+    };
+    let operation = unsafe { OperationRef::from_raw(op) };
+    // A panic must not unwind into C++: turn it into an error diagnostic.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (definition.run)(operation, &options))) {
+        Ok(Ok(())) => 1,
+        Ok(Err(PassFailed)) => 0,
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown panic".into());
+            emit_error(
+                operation.location(),
+                &format!("internal error in pass '{}': {message}", definition.argument),
+            );
+            0
+        }
+    }
+}
+
+/// Adds `definition` to MLIR's global pass registry.
+pub fn register(definition: &'static PassDefinition) {
+    let info = Box::leak(Box::new(FusionRustPassInfo {
+        argument: leak(definition.argument),
+        description: leak(definition.description),
+        anchor: definition.anchor.map(leak).unwrap_or(std::ptr::null()),
+        num_options: definition.options.len() as c_int,
+        option_names: leak_all(definition.options.iter().map(|o| leak(o.name))),
+        option_descriptions: leak_all(definition.options.iter().map(|o| leak(o.description))),
+        option_defaults: leak_all(definition.options.iter().map(|o| leak(o.default))),
+        user_data: definition as *const PassDefinition as *mut c_void,
+        run: run_trampoline,
+    }));
+    // SAFETY: the descriptor and everything it points to are leaked, so live forever.
+    unsafe { fusionRegisterRustPass(info) };
+}
+
+fn c_message(message: &str) -> CString {
+    CString::new(message.replace('\0', " ")).expect("NULs were replaced")
+}
+
+/// Emits an error diagnostic at `location`.
+pub fn emit_error(location: Location, message: &str) {
+    let m = c_message(message);
+    // SAFETY: valid location and NUL-terminated message.
+    unsafe { mlir_sys::mlirEmitError(location.to_raw(), m.as_ptr()) };
+}
+
+/// Emits a warning diagnostic at `location`.
+pub fn emit_warning(location: Location, message: &str) {
+    let m = c_message(message);
+    // SAFETY: as above.
+    unsafe { fusionEmitWarning(location.to_raw(), m.as_ptr()) };
+}
+
+/// Emits a remark diagnostic at `location`.
+pub fn emit_remark(location: Location, message: &str) {
+    let m = c_message(message);
+    // SAFETY: as above.
+    unsafe { fusionEmitRemark(location.to_raw(), m.as_ptr()) };
+}
