@@ -492,3 +492,23 @@ func.func @yield_in_scf(%c: i1) {
   }
   return
 }
+
+// -----
+
+func.func @generate_negative_shape() {
+  %c = arith.constant -1 : index
+  // expected-error@+1 {{'array.generate' op shape operand #0 is the negative constant -1}}
+  %r = array.generate (%c) : tensor<?xindex> {
+  ^bb0(%i: index):
+    array.yield %i : index
+  }
+  return
+}
+
+// -----
+
+func.func @dim_negative(%xs: tensor<?xf32>) {
+  // expected-error@+1 {{'array.dim' op dimension -1 is out of range for 'tensor<?xf32>' of rank 1}}
+  %n = array.dim %xs, -1 : tensor<?xf32>
+  return
+}

@@ -135,9 +135,13 @@ LogicalResult verifyShapeOperands(Operation *op, ValueRange shape, RankedTensorT
                              << result.getRank();
   for (auto [i, v] : llvm::enumerate(shape)) {
     APInt constant;
+    if (!matchPattern(v, m_ConstantInt(&constant)))
+      continue;
+    if (constant.isNegative())
+      return op->emitOpError() << "shape operand #" << i << " is the negative constant "
+                               << constant.getSExtValue();
     int64_t dim = result.getDimSize(i);
-    if (!ShapedType::isDynamic(dim) && matchPattern(v, m_ConstantInt(&constant)) &&
-        constant.getSExtValue() != dim)
+    if (!ShapedType::isDynamic(dim) && constant.getSExtValue() != dim)
       return op->emitOpError() << "shape operand #" << i << " is the constant "
                                << constant.getSExtValue() << ", but dimension " << i << " of "
                                << resultName << " is " << dim;
@@ -393,8 +397,10 @@ LogicalResult SizeOp::inferReturnTypes(MLIRContext *context, std::optional<Locat
 
 LogicalResult DimOp::verify() {
   int64_t rank = getInput().getType().getRank();
-  if (getDimension() >= static_cast<uint64_t>(rank))
-    return emitOpError() << "dimension " << getDimension() << " is out of range for "
+  // The attribute is an I64Attr; read it signed so that -1 is reported as -1.
+  int64_t dimension = static_cast<int64_t>(getDimension());
+  if (dimension < 0 || dimension >= rank)
+    return emitOpError() << "dimension " << dimension << " is out of range for "
                          << getInput().getType() << " of rank " << rank;
   return success();
 }
@@ -445,11 +451,14 @@ LogicalResult PermuteOp::verifyRegions() {
   SmallVector<Type> targetsAndKeep(targets);
   targetsAndKeep.push_back(IntegerType::get(ctx, 1));
   auto yield = llvm::dyn_cast<YieldOp>(indexMap.front().getTerminator());
-  if (yield && TypeRange(yield.getValues().getTypes()) == TypeRange(targetsAndKeep)) {
-    // The optional keep flag is present.
-  } else if (failed(verifyYield(*this, indexMap, "index", targets))) {
-    return failure();
-  }
+  if (!yield)
+    return emitOpError() << "region 'index' must end with 'array.yield'";
+  TypeRange yielded = yield.getValues().getTypes();
+  if (yielded != TypeRange(targets) && yielded != TypeRange(targetsAndKeep))
+    return yield.emitOpError() << "yields " << typeList(yielded)
+                               << ", but region 'index' of 'array.permute' must yield "
+                               << typeList(targets) << " or " << typeList(targetsAndKeep)
+                               << " (target indices, then an optional keep flag)";
   return verifyRegion(*this, getCombine(), "combine",
                       {dest.getElementType(), source.getElementType()}, {dest.getElementType()});
 }
@@ -474,6 +483,8 @@ LogicalResult ReplicateOp::verify() {
                          << " differs from the input element type " << input.getElementType();
   APInt constant;
   int64_t inner = result.getShape().back();
+  if (matchPattern(getCount(), m_ConstantInt(&constant)) && constant.isNegative())
+    return emitOpError() << "count is the negative constant " << constant.getSExtValue();
   if (!ShapedType::isDynamic(inner) && matchPattern(getCount(), m_ConstantInt(&constant)) &&
       constant.getSExtValue() != inner)
     return emitOpError() << "count is the constant " << constant.getSExtValue()

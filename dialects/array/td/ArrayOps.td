@@ -14,10 +14,10 @@
 //
 // Traits: combinators with regions are exactly as side-effect free and
 // speculatable as their bodies (`RecursiveMemoryEffects`,
-// `RecursivelySpeculatable`); `index`, `gather`, `scatter`, `backpermute`,
-// `permute`, `reverse` and `replicate` read or write at computed indices, which
-// is undefined when out of bounds, so they have no memory effect of their own
-// but are not speculatable.
+// `RecursivelySpeculatable`); `index`, `gather`, `scatter`, `backpermute` and
+// `permute` read or write at computed indices, which is undefined when out of
+// bounds, so they have no memory effect of their own but are not speculatable.
+// `reverse` and `replicate` only read in bounds, so they are `Pure`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -413,7 +413,7 @@ def Array_PermuteOp : Array_Op<"permute",
   let hasRegionVerifier = 1;
 }
 
-def Array_ReverseOp : Array_Op<"reverse", [NoMemoryEffect, AllTypesMatch<["input", "result"]>]> {
+def Array_ReverseOp : Array_Op<"reverse", [Pure, AllTypesMatch<["input", "result"]>]> {
   let summary = "reverses the innermost dimension";
   let description = [{
     `reverse` of seed 000 §2: `generate (n, \i: n-i-1)` followed by `gather`
@@ -425,7 +425,7 @@ def Array_ReverseOp : Array_Op<"reverse", [NoMemoryEffect, AllTypesMatch<["input
   let hasVerifier = 1;
 }
 
-def Array_ReplicateOp : Array_Op<"replicate", [NoMemoryEffect]> {
+def Array_ReplicateOp : Array_Op<"replicate", [Pure]> {
   let summary = "repeats an array along a new innermost dimension";
   let description = [{
     `ys[i..., j] = xs[i...]` for `j < count` (Accelerate's `replicate` with a
