@@ -1,7 +1,7 @@
 // Dead-code elimination of `array` ops by the canonicalizer. Ops that are Pure
-// (force, size, dim), NoMemoryEffect (index, gather, scatter, reverse,
-// replicate) or RecursiveMemoryEffects with effect-free regions (map,
-// generate, fold, scan, filter, expand, backpermute, permute) are removed when
+// (force, size, dim, reverse, replicate), NoMemoryEffect (index, gather) or
+// RecursiveMemoryEffects with effect-free regions (map, generate, fold, scan,
+// filter, expand, scatter, backpermute, permute) are removed when
 // their results are unused; being non-speculatable does not prevent that. A
 // combinator whose region has a side effect (a call to an unknown function)
 // is kept.
