@@ -1,0 +1,223 @@
+//! The dependence graph of one block: the data every later step works on.
+//!
+//! Plain data with no MLIR types, so the ILP builder, the validator and the
+//! benchmarks can be exercised on hand-made and random graphs. `extract.rs` builds it
+//! from IR.
+//!
+//! Nodes are combinators, plus *barrier* nodes for everything that cannot fuse
+//! (function arguments, `force`, calls, ops of other dialects, `scf` control flow:
+//! seed 000 §4.1 "Control flow", seed 001 Fig. 1.10 "external"). Edges follow the
+//! arrays from producer to consumer; an edge is *fusible* unless seed 000 Table 1 /
+//! §4.1 or seed 001 Fig. 1.10 says the consumer reads the array in no predictable
+//! order, or the producer must finish before the consumer starts.
+
+use std::fmt;
+
+/// Index of a node in [`Graph::nodes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub usize);
+
+/// Index of an edge in [`Graph::edges`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EdgeId(pub usize);
+
+/// A traversal order (seed 000 §3.3): 0 is left-to-right, 1 right-to-left, and each
+/// gather has its own label `2..g+1`.
+pub type Order = u32;
+
+/// Left-to-right traversal.
+pub const ORDER_FORWARD: Order = 0;
+/// Right-to-left traversal (`scanr`).
+pub const ORDER_BACKWARD: Order = 1;
+
+/// What kind of loop a node is, as far as fusion is concerned (seed 000 Table 1,
+/// seed 001 Fig. 1.2, seed 004 §1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeKind {
+    /// `map`: output in any order, inputs in the output's order.
+    Map,
+    /// `generate`: output in any order, no array inputs.
+    Generate,
+    /// `gather` with its label: indices in the output's order, source in order `label`.
+    Gather { label: Order },
+    /// `scatter`: values read in order 0 or 1; the destination is consumed.
+    Scatter,
+    /// `fold`: input order equals output order (seed 000 §4.2, last paragraph).
+    Fold,
+    /// `scan`: `left` is order 0 in and out, `right` order 1.
+    Scan { backward: bool },
+    /// `filter`, a transducer (seed 001 §1.3.6): sequential, order 0.
+    Filter,
+    /// `expand`, a transducer whose output segments follow the input: order 0.
+    Expand,
+    /// Cannot fuse with anything: its iteration size is unknown (⊥, seed 001 §1.3.5).
+    Barrier,
+}
+
+impl NodeKind {
+    /// Whether the node is a real loop that can take part in a fused cluster.
+    pub fn is_fusible_kind(self) -> bool {
+        self != NodeKind::Barrier
+    }
+
+    /// The output order when it is fixed by the combinator, `None` when free.
+    pub fn fixed_output_order(self) -> Option<Order> {
+        match self {
+            NodeKind::Scan { backward: false } | NodeKind::Filter | NodeKind::Expand => Some(ORDER_FORWARD),
+            NodeKind::Scan { backward: true } => Some(ORDER_BACKWARD),
+            _ => None,
+        }
+    }
+
+    /// Whether the node changes size between iteration and output (seed 001 §1.3.6).
+    pub fn is_transducer(self) -> bool {
+        matches!(self, NodeKind::Filter | NodeKind::Expand)
+    }
+
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            NodeKind::Map => "map",
+            NodeKind::Generate => "generate",
+            NodeKind::Gather { .. } => "gather",
+            NodeKind::Scatter => "scatter",
+            NodeKind::Fold => "fold",
+            NodeKind::Scan { backward: false } => "scanl",
+            NodeKind::Scan { backward: true } => "scanr",
+            NodeKind::Filter => "filter",
+            NodeKind::Expand => "expand",
+            NodeKind::Barrier => "barrier",
+        }
+    }
+}
+
+/// How a consumer reads the array an edge carries: this decides whether the edge can
+/// be fused over and in which order (seed 000 Table 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// Element by element in the consumer's own output order (map, fold, the index
+    /// arrays of a gather, scatter values, filter and expand inputs, scan inputs).
+    InOutputOrder,
+    /// The source of a gather: read in the gather's order `label`.
+    GatherSource { label: Order },
+    /// In no predictable order, or after the producer has finished: free variables
+    /// (`array.index` inside a region), scatter destinations, uses after a scatter,
+    /// operands of barriers, fold results used as scalars. Never fusible.
+    Unordered,
+}
+
+/// One use of an array: an edge from the producing node to a consuming node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub from: NodeId,
+    pub to: NodeId,
+    /// Which output of `from` (an op may produce several arrays).
+    pub output: usize,
+    /// The array's name (the SSA name of the value), for reports.
+    pub array: String,
+    pub access: Access,
+    /// Whether the ILP may place both ends in one cluster (seed 000 F vs I).
+    pub fusible: bool,
+}
+
+/// A node: one combinator or barrier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// Name of the node for reports: the SSA name of its first result, else
+    /// `file:line:col` of the op.
+    pub name: String,
+    pub kind: NodeKind,
+    /// Iteration size class from size inference (seed 001 Fig. 1.6); `None` is ⊥.
+    pub iteration: Option<SizeClass>,
+    /// Output size class when it differs from the iteration size (transducers).
+    pub output_size: Option<SizeClass>,
+    /// Number of array results.
+    pub outputs: usize,
+    /// Element sizes in bytes × static element counts of each output, when static:
+    /// the weights of the `bytes` cost model.
+    pub output_bytes: Vec<Option<u64>>,
+    /// Whether an output is used outside the block (returned, or by a barrier), so it
+    /// must be manifest whatever the clustering.
+    pub escapes: bool,
+}
+
+/// An equivalence class of sizes after size inference (seed 001 §1.3.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SizeClass(pub usize);
+
+/// A dependence graph of one block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    /// Nodes in program order (a topological order of the edges).
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    /// Rigid (existential) size classes: produced by filters, expands and
+    /// data-dependent generates (seed 001 §1.3.4).
+    pub rigid_sizes: Vec<SizeClass>,
+    /// For each transducer's output size class, the transducer that produced it
+    /// (seed 001 Fig. 1.7 `trans`), by size class index.
+    pub size_parent: Vec<(SizeClass, NodeId)>,
+}
+
+impl Graph {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0]
+    }
+
+    pub fn node_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        (0..self.nodes.len()).map(NodeId)
+    }
+
+    pub fn edge_ids(&self) -> impl Iterator<Item = EdgeId> + '_ {
+        (0..self.edges.len()).map(EdgeId)
+    }
+
+    pub fn edge(&self, id: EdgeId) -> &Edge {
+        &self.edges[id.0]
+    }
+
+    /// Edges leaving `node`.
+    pub fn out_edges(&self, node: NodeId) -> impl Iterator<Item = (EdgeId, &Edge)> + '_ {
+        self.edges.iter().enumerate().filter(move |(_, e)| e.from == node).map(|(i, e)| (EdgeId(i), e))
+    }
+
+    /// Edges entering `node`.
+    pub fn in_edges(&self, node: NodeId) -> impl Iterator<Item = (EdgeId, &Edge)> + '_ {
+        self.edges.iter().enumerate().filter(move |(_, e)| e.to == node).map(|(i, e)| (EdgeId(i), e))
+    }
+
+    /// The number of gathers, `g` of seed 000 §4.2.
+    pub fn gather_count(&self) -> u32 {
+        self.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Gather { .. })).count() as u32
+    }
+
+    /// The transducer whose output size is `size`, if any (seed 001 Fig. 1.7).
+    pub fn transducer_of(&self, size: SizeClass) -> Option<NodeId> {
+        self.size_parent.iter().find(|(s, _)| *s == size).map(|(_, n)| *n)
+    }
+
+    /// Looks a node up by name (tests and reports).
+    pub fn find(&self, name: &str) -> Option<NodeId> {
+        self.nodes.iter().position(|n| n.name == name).map(NodeId)
+    }
+}
+
+impl fmt::Display for Graph {
+    /// A compact listing, one node per line, used in test failure messages.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, n) in self.nodes.iter().enumerate() {
+            write!(f, "{i}: {} = {}", n.name, n.kind.mnemonic())?;
+            if let Some(s) = n.iteration {
+                write!(f, " iter=k{}", s.0)?;
+            }
+            if let Some(s) = n.output_size {
+                write!(f, " out=k{}", s.0)?;
+            }
+            let ins: Vec<String> = self
+                .in_edges(NodeId(i))
+                .map(|(_, e)| format!("{}{}", self.nodes[e.from.0].name, if e.fusible { "" } else { "!" }))
+                .collect();
+            writeln!(f, " <- [{}]", ins.join(", "))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,6 @@
+//! The optimal fusion analysis (issue: dependence graph, size inference, ILP, SCIP,
+//! validator). Data flows: IR → [`graph::Graph`] → ILP → [`clustering::Clustering`],
+//! checked by the validator before use.
+
+pub mod clustering;
+pub mod graph;
