@@ -51,13 +51,18 @@ pub enum NodeKind {
     /// `expand`, a transducer whose output segments follow the input: order 0.
     Expand,
     /// Cannot fuse with anything: its iteration size is unknown (⊥, seed 001 §1.3.5).
+    /// Calls, `force`, ops of other dialects, `scf` control flow.
     Barrier,
+    /// A function argument (an array that exists before the block runs). Like a
+    /// barrier it never fuses; seed 000's graphs show inputs as nodes (Fig. 3), seed
+    /// 001's do not (its N counts combinators only), so formulations tell them apart.
+    Input,
 }
 
 impl NodeKind {
     /// Whether the node is a real loop that can take part in a fused cluster.
     pub fn is_fusible_kind(self) -> bool {
-        self != NodeKind::Barrier
+        !matches!(self, NodeKind::Barrier | NodeKind::Input)
     }
 
     /// The output order when it is fixed by the combinator, `None` when free.
@@ -69,10 +74,6 @@ impl NodeKind {
         }
     }
 
-    /// Whether the node changes size between iteration and output (seed 001 §1.3.6).
-    pub fn is_transducer(self) -> bool {
-        matches!(self, NodeKind::Filter | NodeKind::Expand)
-    }
 
     pub fn mnemonic(self) -> &'static str {
         match self {
@@ -86,6 +87,7 @@ impl NodeKind {
             NodeKind::Filter => "filter",
             NodeKind::Expand => "expand",
             NodeKind::Barrier => "barrier",
+            NodeKind::Input => "input",
         }
     }
 }
@@ -128,7 +130,9 @@ pub struct Node {
     pub kind: NodeKind,
     /// Iteration size class from size inference (seed 001 Fig. 1.6); `None` is ⊥.
     pub iteration: Option<SizeClass>,
-    /// Output size class when it differs from the iteration size (transducers).
+    /// Output size class when it differs from the iteration size: the node is then a
+    /// *transducer* (seed 001 §1.3.6). Filters and expands are; so is a fold, whose
+    /// loop runs over its input and whose output drops the innermost dimension.
     pub output_size: Option<SizeClass>,
     /// Number of array results.
     pub outputs: usize,
@@ -156,6 +160,13 @@ pub struct Graph {
     /// For each transducer's output size class, the transducer that produced it
     /// (seed 001 Fig. 1.7 `trans`), by size class index.
     pub size_parent: Vec<(SizeClass, NodeId)>,
+}
+
+impl Node {
+    /// Whether the node's output size differs from its iteration size (seed 001 §1.3.6).
+    pub fn is_transducer(&self) -> bool {
+        self.output_size.is_some() && self.output_size != self.iteration
+    }
 }
 
 impl Graph {
