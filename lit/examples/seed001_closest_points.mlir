@@ -1,0 +1,58 @@
+// Parses, verifies and pins examples/seed001_closest_points.mlir
+// (seed 001 §1.5.2, Listing 1.2, recursive case of closestPoints).
+// RUN: fuse-opt %examples/seed001_closest_points.mlir | FileCheck %s
+// RUN: fuse-opt %examples/seed001_closest_points.mlir | fuse-opt | FileCheck %s
+// RUN: fuse-opt %examples/seed001_closest_points.mlir --verify-each --canonicalize | FileCheck %s --check-prefix=CANON
+
+// CHECK:       func.func private @closestPoints(tensor<?xcomplex<f64>>) -> tensor<f64>
+// CHECK-LABEL: func.func @closestPointsStep(
+// CHECK-SAME:    %[[PTS:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> tensor<f64>
+// (external) Midpoint
+// CHECK:         %[[SUMY:[0-9]+]] = array.fold %[[PTS]] init(%{{.+}} : f64) : tensor<?xcomplex<f64>> -> tensor<f64>
+// CHECK:           complex.im
+// CHECK:         %[[LEN:[0-9]+]] = array.dim %[[PTS]], 0 : tensor<?xcomplex<f64>>
+// CHECK:         %[[MIDY:[0-9]+]] = array.map %[[SUMY]] : tensor<f64> -> tensor<f64>
+// CHECK:           arith.index_cast %[[LEN]]
+// (cluster 1) Filter above and below
+// CHECK:         %[[ABOVES:[0-9]+]] = array.filter %[[PTS]] : tensor<?xcomplex<f64>> -> tensor<?xcomplex<f64>>
+// CHECK:           array.index %[[MIDY]][] : tensor<f64>
+// CHECK:         %[[BELOWS:[0-9]+]] = array.filter %[[PTS]] : tensor<?xcomplex<f64>> -> tensor<?xcomplex<f64>>
+// CHECK:           array.index %[[MIDY]][] : tensor<f64>
+// (external) Recursive 'divide' step
+// CHECK:         %[[ABOVEP:[0-9]+]] = call @closestPoints(%[[ABOVES]]) : (tensor<?xcomplex<f64>>) -> tensor<f64>
+// CHECK:         %[[BELOWP:[0-9]+]] = call @closestPoints(%[[BELOWS]]) : (tensor<?xcomplex<f64>>) -> tensor<f64>
+// CHECK:         %[[BORDER:[0-9]+]] = array.map %[[ABOVEP]], %[[BELOWP]] : tensor<f64>, tensor<f64> -> tensor<f64>
+// (cluster 2) Points near the border
+// CHECK:         %[[ABOVEB:[0-9]+]] = array.filter %[[PTS]]
+// CHECK:           array.index %[[MIDY]][]
+// CHECK:           array.index %[[BORDER]][]
+// CHECK:         %[[BELOWB:[0-9]+]] = array.filter %[[PTS]]
+// CHECK:           array.index %[[MIDY]][]
+// CHECK:           array.index %[[BORDER]][]
+// (cluster 3) cross, distances and minimum
+// CHECK:         %[[NA:[0-9]+]] = array.dim %[[ABOVEB]], 0
+// CHECK:         %[[NB:[0-9]+]] = array.dim %[[BELOWB]], 0
+// CHECK:         %[[MERGED:[0-9]+]]:2 = array.generate(%[[NA]], %[[NB]]) : tensor<?x?xindex>, tensor<?x?xindex>
+// CHECK:         %[[MERGEDA:[0-9]+]] = array.gather %[[ABOVEB]][%[[MERGED]]#0] : tensor<?xcomplex<f64>>[tensor<?x?xindex>] -> tensor<?x?xcomplex<f64>>
+// CHECK:         %[[MERGEDB:[0-9]+]] = array.gather %[[BELOWB]][%[[MERGED]]#1] : tensor<?xcomplex<f64>>[tensor<?x?xindex>] -> tensor<?x?xcomplex<f64>>
+// CHECK:         %[[DISTS:[0-9]+]] = array.map %[[MERGEDA]], %[[MERGEDB]] : tensor<?x?xcomplex<f64>>, tensor<?x?xcomplex<f64>> -> tensor<?x?xf64>
+// CHECK:           complex.abs
+// CHECK:         %[[BORDERS:[0-9]+]] = array.index %[[BORDER]][] : tensor<f64>
+// CHECK:         %[[MINSROWS:[0-9]+]] = array.fold %[[DISTS]] init(%[[BORDERS]] : f64) : tensor<?x?xf64> -> tensor<?xf64>
+// CHECK:         %[[MINS:[0-9]+]] = array.fold %[[MINSROWS]] init(%[[BORDERS]] : f64) : tensor<?xf64> -> tensor<f64>
+// CHECK:         return %[[MINS]] : tensor<f64>
+
+// CANON:       func.func private @closestPoints(
+// CANON-LABEL: func.func @closestPointsStep(
+// CANON:         array.fold
+// CANON:         array.dim
+// CANON:         array.map
+// CANON-COUNT-2: array.filter
+// CANON-COUNT-2: call @closestPoints
+// CANON:         array.map
+// CANON-COUNT-2: array.filter
+// CANON-COUNT-2: array.dim
+// CANON:         array.generate
+// CANON-COUNT-2: array.gather
+// CANON:         array.map
+// CANON-COUNT-2: array.fold
