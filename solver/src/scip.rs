@@ -2,20 +2,31 @@
 //!
 //! The contract the fusion passes rely on: never panic on a bad model or a solver
 //! failure, and report whether the answer is proven optimal, merely the best incumbent
-//! found before a limit, or absent.
+//! found before a limit, or absent. Every returned solution has been re-checked
+//! against the model ([`check_feasible`]), so a solver or translation bug surfaces as
+//! [`SolveError::Solver`] instead of a wrong fusion decision.
 
-use crate::model::{Model, Sense, VarKind};
+use crate::model::{INFINITE_BOUND, Model, Sense, VarId, VarKind, check_feasible, violates_le};
 use russcip::prelude::*;
-use russcip::{ObjSense, Status, VarType};
+use russcip::{ObjSense, ProblemCreated, Status, VarType};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
 
 /// Resource limits of one solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
-    /// Wall-clock limit in seconds (SCIP's `limits/time`).
+    /// Wall-clock limit in seconds (SCIP's `limits/time`, measured from the start of
+    /// `SCIPsolve`); values are clamped to `[0, 1e20]`, NaN is rejected. When it
+    /// strikes, the best incumbent comes back as [`SolveStatus::LimitReached`].
     pub time_seconds: f64,
     /// Relative optimality gap at which to stop (`limits/gap`); 0 proves optimality.
     pub relative_gap: f64,
-    /// Threads for SCIP's LP solver (`lp/threads`).
+    /// Threads SCIP may use. `<= 1` solves sequentially (deterministic: the same
+    /// model gives the same solution). `> 1` (capped at 64) runs SCIP's concurrent
+    /// solver (`parallel/maxnthreads`), racing differently seeded searches, which
+    /// can return a different optimal solution from run to run; `lp/threads` is
+    /// set too but the bundled SoPlex LP solver is single-threaded.
     pub threads: i32,
 }
 
@@ -34,23 +45,42 @@ pub enum SolveStatus {
     LimitReached,
 }
 
-/// Values of all variables, indexed like `Model::variables`.
+/// A feasible point of the model and how it was obtained.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
+    /// Whether optimality was proven or a limit cut the search short.
     pub status: SolveStatus,
+    /// Objective value of `values` (as reported by SCIP, cross-checked against the model).
     pub objective: f64,
+    /// Values of all variables, indexed like `Model::variables`. Integer and binary
+    /// values are integral within SCIP's feasibility tolerance (1e-6), not rounded.
     pub values: Vec<f64>,
+    /// Wall-clock milliseconds spent in [`solve`] (building the SCIP problem, solving
+    /// and checking), so reports can show what the ILP cost.
+    pub solve_ms: f64,
+    /// Final relative gap `|primal - dual| / min(|primal|, |dual|)` as SCIP computes it
+    /// (`SCIPgetGap`): 0 when proven optimal, `f64::INFINITY` when no finite dual bound
+    /// is known or the bounds differ in sign. Lets reports say how far from proven a
+    /// [`SolveStatus::LimitReached`] answer may be.
+    pub gap: f64,
 }
 
 /// Why no solution came back.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SolveError {
+    /// Proven that no point satisfies all rows, bounds and integrality.
     Infeasible,
+    /// The objective can be improved without bound.
     Unbounded,
-    /// A limit was hit before any feasible solution was found.
+    /// A limit was hit before any feasible solution was found (SCIP's final status).
     NoSolutionWithinLimits(String),
-    /// SCIP refused the model or a parameter.
+    /// SCIP refused the model or a parameter, failed internally, or returned a
+    /// solution that violates the model (the message names the violated item).
     Solver(String),
+    /// The model (or the limits) cannot be solved as given: NaN or infinite
+    /// coefficients, NaN bounds, a bound on the wrong infinity, a dangling variable
+    /// index. Detected before SCIP is called; see [`Model::validate`].
+    InvalidModel(String),
 }
 
 impl std::fmt::Display for SolveError {
@@ -60,80 +90,310 @@ impl std::fmt::Display for SolveError {
             SolveError::Unbounded => write!(f, "the model is unbounded"),
             SolveError::NoSolutionWithinLimits(s) => write!(f, "no solution found before the limit ({s})"),
             SolveError::Solver(s) => write!(f, "SCIP failed: {s}"),
+            SolveError::InvalidModel(s) => write!(f, "invalid model: {s}"),
         }
     }
 }
 
 impl std::error::Error for SolveError {}
 
+/// Relative feasibility tolerance of the guard on returned solutions: ten times
+/// SCIP's `numerics/feastol`, so solutions SCIP accepted after un-presolving (which
+/// may drift by a few feastol in the original space) pass, while wrong translations
+/// (violations of whole units) are caught.
+pub const SOLUTION_CHECK_TOLERANCE: f64 = 1e-5;
+
+fn solver_error(e: russcip::Retcode) -> SolveError {
+    SolveError::Solver(format!("{e:?}"))
+}
+
+/// Maps to SCIP's number range: beyond ±1e20 SCIP means infinity.
 fn finite(x: f64) -> f64 {
-    // SCIP's infinity is 1e20; anything beyond is treated as infinite.
-    x.clamp(-1e20, 1e20)
+    x.clamp(-INFINITE_BOUND, INFINITE_BOUND)
 }
 
 /// Solves `model` with SCIP under `limits`.
+///
+/// Returns the optimum ([`SolveStatus::Optimal`]), or the best incumbent when a
+/// limit stopped the search ([`SolveStatus::LimitReached`]), or why there is none.
+/// Never panics: the model is validated first, and a panic inside russcip is caught
+/// and reported as [`SolveError::Solver`].
 pub fn solve(model: &Model, limits: &Limits) -> Result<Solution, SolveError> {
-    let solver_error = |e: russcip::Retcode| SolveError::Solver(format!("{e:?}"));
+    let start = Instant::now();
+    model.validate().map_err(SolveError::InvalidModel)?;
+    if limits.time_seconds.is_nan() || limits.relative_gap.is_nan() {
+        return Err(SolveError::InvalidModel(format!("limits contain NaN: {limits:?}")));
+    }
+    if has_empty_interval(model) {
+        // Decided here because SCIP prints a warning for `lhs > rhs` even when quiet.
+        return Err(SolveError::Infeasible);
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| solve_validated(model, limits, start)));
+    outcome.unwrap_or_else(|panic| {
+        let msg = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic payload".to_string());
+        Err(SolveError::Solver(format!("panic inside russcip: {msg}")))
+    })
+}
+
+/// Relative slack below which `lower > upper` is taken for rounding noise, not
+/// for a contradiction; far below SCIP's feasibility tolerance (1e-6).
+const INVERSION_NOISE: f64 = 1e-9;
+
+/// Whether some variable's bounds or some row's sides contradict each other.
+fn has_empty_interval(model: &Model) -> bool {
+    let variables = (0..model.variables.len()).map(|i| model.effective_bounds(VarId(i)));
+    let rows = model.rows.iter().map(|r| (r.lower, r.upper));
+    variables.chain(rows).any(|(lower, upper)| violates_le(lower, upper, INVERSION_NOISE))
+}
+
+/// `(lower, upper)` with rounding-noise inversions (see [`INVERSION_NOISE`]) undone.
+fn ordered(lower: f64, upper: f64) -> (f64, f64) {
+    (finite(lower.min(upper)), finite(lower.max(upper)))
+}
+
+/// Serializes SCIP instances that use the concurrent solver, from solve to free.
+///
+/// Why: SCIP's task-processing interface keeps its thread pool in one process-global
+/// variable, created by each concurrent solve and destroyed when that instance is
+/// freed, without checking for other instances; two overlapping concurrent solves
+/// corrupt it. Sequential solves never touch it and run in parallel freely.
+static CONCURRENT_SOLVES: Mutex<()> = Mutex::new(());
+
+fn concurrent_solve_guard(limits: &Limits) -> Option<MutexGuard<'static, ()>> {
+    // Poisoning is ignored: the lock guards no data, only the order of SCIP calls.
+    (thread_count(limits) > 1).then(|| CONCURRENT_SOLVES.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+}
+
+/// Threads actually requested from SCIP (its parameters accept 0..=64).
+fn thread_count(limits: &Limits) -> i32 {
+    limits.threads.clamp(1, 64)
+}
+
+/// Builds the SCIP problem for `model`; without `objective`, all objective
+/// coefficients are zero (a pure feasibility problem).
+fn build(
+    model: &Model,
+    limits: &Limits,
+    objective: bool,
+) -> Result<(russcip::Model<ProblemCreated>, Vec<russcip::Variable>), SolveError> {
+    let threads = thread_count(limits);
     let mut scip = russcip::Model::try_new()
         .map_err(solver_error)?
         .hide_output()
         .include_default_plugins()
+        // SCIP's SIGINT handler is process-global: installing it from a library would
+        // swallow the user's Ctrl-C, and concurrent solves in several threads race on
+        // saving and restoring it.
+        .set_bool_param("misc/catchctrlc", false)
+        .map_err(solver_error)?
+        .set_real_param("limits/time", limits.time_seconds.clamp(0.0, INFINITE_BOUND))
+        .map_err(solver_error)?
+        .set_real_param("limits/gap", limits.relative_gap.clamp(0.0, INFINITE_BOUND))
+        .map_err(solver_error)?
+        .set_int_param("lp/threads", threads)
+        .map_err(solver_error)?
+        .set_int_param("parallel/maxnthreads", threads)
+        .map_err(solver_error)?
         .create_prob(&model.name)
         .set_obj_sense(match model.sense {
             Sense::Minimize => ObjSense::Minimize,
             Sense::Maximize => ObjSense::Maximize,
-        })
-        .set_real_param("limits/time", limits.time_seconds.max(0.001))
-        .map_err(solver_error)?
-        .set_real_param("limits/gap", limits.relative_gap.max(0.0))
-        .map_err(solver_error)?
-        .set_int_param("lp/threads", limits.threads.max(1))
-        .map_err(solver_error)?;
+        });
 
-    let mut objective = vec![0.0; model.variables.len()];
-    for &(id, coef) in &model.objective {
-        objective[id.0] += coef;
+    let mut costs = vec![0.0; model.variables.len()];
+    if objective {
+        for &(id, coef) in &model.objective {
+            costs[id.0] += coef;
+        }
     }
     let vars: Vec<_> = model
         .variables
         .iter()
-        .zip(&objective)
-        .map(|(v, &obj)| {
+        .enumerate()
+        .zip(&costs)
+        .map(|((i, v), &cost)| {
             let kind = match v.kind {
                 VarKind::Continuous => VarType::Continuous,
                 VarKind::Integer => VarType::Integer,
                 VarKind::Binary => VarType::Binary,
             };
-            scip.add_var(finite(v.lower), finite(v.upper), obj, &v.name, kind)
+            let (lower, upper) = model.effective_bounds(VarId(i));
+            let (lower, upper) = ordered(lower, upper);
+            scip.add_var(lower, upper, cost, &v.name, kind)
         })
         .collect();
     for row in &model.rows {
         let row_vars: Vec<_> = row.terms.iter().map(|(id, _)| &vars[id.0]).collect();
         let coefs: Vec<f64> = row.terms.iter().map(|(_, c)| *c).collect();
-        scip.add_cons(row_vars, &coefs, finite(row.lower), finite(row.upper), &row.name);
+        let (lower, upper) = ordered(row.lower, row.upper);
+        scip.add_cons(row_vars, &coefs, lower, upper, &row.name);
     }
+    Ok((scip, vars))
+}
 
-    let solved = scip.try_solve().map_err(solver_error)?;
-    let status = match solved.status() {
+/// Runs SCIP on a built problem: concurrently when more than one thread is allowed
+/// (the caller must then hold [`concurrent_solve_guard`] until the instance is freed).
+fn run(scip: russcip::Model<ProblemCreated>, limits: &Limits) -> Result<russcip::Model<russcip::Solved>, SolveError> {
+    if thread_count(limits) > 1 {
+        // The concurrent solvers print progress regardless of `display/verblevel`;
+        // a quiet message handler (shared with their copies) keeps the compiler silent.
+        // SAFETY: the pointer is the live SCIP instance owned by `scip`.
+        unsafe { russcip::ffi::SCIPsetMessagehdlrQuiet(scip.scip_ptr(), 1) };
+        scip.try_solve_concurrent().map_err(solver_error)
+    } else {
+        scip.try_solve().map_err(solver_error)
+    }
+}
+
+fn solve_validated(model: &Model, limits: &Limits, start: Instant) -> Result<Solution, SolveError> {
+    // Declared first, so dropped last: after every handle on the SCIP instance.
+    let _pool = concurrent_solve_guard(limits);
+    let (scip, vars) = build(model, limits, true)?;
+    let solved = run(scip, limits)?;
+    let scip_status = solved.status();
+    // SAFETY: `solved` owns a live SCIP instance in the SOLVED stage, where
+    // SCIPgetGap is allowed.
+    let gap = unsafe { russcip::ffi::SCIPgetGap(solved.scip_ptr()) };
+    let gap = if gap >= INFINITE_BOUND { f64::INFINITY } else { gap };
+    let status = match scip_status {
         Status::Optimal | Status::GapLimit => SolveStatus::Optimal,
         Status::Infeasible => return Err(SolveError::Infeasible),
-        Status::Unbounded | Status::Inforunbd => return Err(SolveError::Unbounded),
+        Status::Unbounded => return Err(SolveError::Unbounded),
+        Status::Inforunbd => {
+            // Free this instance (variables hold it too) before solving another.
+            drop(solved);
+            drop(vars);
+            return Err(infeasible_or_unbounded(model, limits));
+        }
+        // A limit (time, nodes, memory, interrupt) stopped the search. If the gap was
+        // closed anyway (the limit struck right after the last proof step), the
+        // incumbent is proven optimal.
+        _ if gap <= limits.relative_gap.max(0.0) => SolveStatus::Optimal,
         _ => SolveStatus::LimitReached,
     };
-    match solved.best_sol() {
-        Some(best) => Ok(Solution {
-            status,
-            objective: best.obj_val(),
-            values: vars.iter().map(|v| best.val(v)).collect(),
-        }),
-        None => Err(SolveError::NoSolutionWithinLimits(format!("{:?}", solved.status()))),
+    let Some(best) = solved.best_sol() else {
+        return Err(SolveError::NoSolutionWithinLimits(format!("{scip_status:?}")));
+    };
+    let values: Vec<f64> = vars.iter().map(|v| best.val(v)).collect();
+    let objective = best.obj_val();
+    check_feasible(model, &values, SOLUTION_CHECK_TOLERANCE)
+        .map_err(|violation| SolveError::Solver(format!("solution violates {violation}")))?;
+    let recomputed = model.objective_value(&values);
+    let scale =
+        model.objective.iter().map(|&(id, c)| (c * values[id.0]).abs()).fold(1f64.max(objective.abs()), f64::max);
+    if (recomputed - objective).abs() > SOLUTION_CHECK_TOLERANCE * scale {
+        return Err(SolveError::Solver(format!(
+            "SCIP reports objective {objective} but the solution evaluates to {recomputed}"
+        )));
+    }
+    Ok(Solution { status, objective, values, solve_ms: start.elapsed().as_secs_f64() * 1e3, gap })
+}
+
+/// SCIP's presolve sometimes only proves "infeasible or unbounded". Re-solving the
+/// feasibility problem (zero objective) tells which: an infeasible model stays
+/// infeasible; if it has a point, the objective must be unbounded. Runs under the
+/// caller's [`concurrent_solve_guard`].
+fn infeasible_or_unbounded(model: &Model, limits: &Limits) -> SolveError {
+    let resolved = build(model, limits, false).and_then(|(scip, _)| run(scip, limits));
+    match resolved {
+        Ok(s) if s.status() == Status::Infeasible => SolveError::Infeasible,
+        Ok(s) if s.n_sols() > 0 => SolveError::Unbounded,
+        Ok(s) => SolveError::NoSolutionWithinLimits(format!("Inforunbd, then {:?} deciding which", s.status())),
+        Err(e) => e,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Model, Sense, VarKind};
+    use crate::model::{Model, Sense, VarId, VarKind};
+
+    const INF: f64 = f64::INFINITY;
+
+    /// xorshift64: reproducible pseudo-random instances without a rand dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    /// A multi-dimensional 0-1 knapsack: 200 items, 5 capacity rows at half the total
+    /// weight. Easy to find solutions for, slow to prove optimal.
+    fn hard_knapsack(seed: u64) -> Model {
+        let mut rng = Rng(seed);
+        let mut m = Model::new("hard_knapsack", Sense::Maximize);
+        let xs: Vec<_> = (0..200).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        for &x in &xs {
+            m.add_objective_term(x, (rng.below(1000) + 1) as f64);
+        }
+        for r in 0..5 {
+            let weights: Vec<f64> = xs.iter().map(|_| (rng.below(1000) + 1) as f64).collect();
+            let capacity = weights.iter().sum::<f64>() / 2.0;
+            m.add_row(format!("cap{r}"), xs.iter().copied().zip(weights).collect(), -INF, capacity);
+        }
+        m
+    }
+
+    /// A weighted set cover: 250 sets, 150 elements, each element in 3 to 8 random sets.
+    fn hard_set_cover(seed: u64) -> Model {
+        let mut rng = Rng(seed);
+        let mut m = Model::new("hard_set_cover", Sense::Minimize);
+        let sets: Vec<_> = (0..250).map(|i| m.add_variable(format!("s{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        for &s in &sets {
+            m.add_objective_term(s, (rng.below(100) + 1) as f64);
+        }
+        for e in 0..150 {
+            let k = 3 + rng.below(6);
+            let terms = (0..k).map(|_| (sets[rng.below(250) as usize], 1.0)).collect();
+            m.add_row(format!("cover{e}"), terms, 1.0, INF);
+        }
+        m
+    }
+
+    /// Market split (Cornuejols-Dawande): equality knapsacks whose few solutions are
+    /// very hard to find. A planted solution rules out "infeasible".
+    fn market_split(rows: usize, seed: u64) -> Model {
+        let mut rng = Rng(seed);
+        let n = 10 * (rows - 1);
+        let mut m = Model::new("market_split", Sense::Minimize);
+        let xs: Vec<_> = (0..n).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        let planted: Vec<bool> = (0..n).map(|_| rng.below(2) == 0).collect();
+        for r in 0..rows {
+            let a: Vec<f64> = (0..n).map(|_| rng.below(100) as f64).collect();
+            let rhs: f64 = a.iter().zip(&planted).filter(|(_, p)| **p).map(|(a, _)| a).sum();
+            m.add_row(format!("split{r}"), xs.iter().copied().zip(a).collect(), rhs, rhs);
+        }
+        m
+    }
+
+    /// The invariant every returned solution must satisfy, checked independently.
+    fn assert_valid(model: &Model, s: &Solution) {
+        check_feasible(model, &s.values, 1e-6).unwrap_or_else(|e| panic!("{}: {e}", model.name));
+        let recomputed = model.objective_value(&s.values);
+        assert!(
+            (recomputed - s.objective).abs() <= 1e-6 * recomputed.abs().max(1.0),
+            "{recomputed} vs {}",
+            s.objective
+        );
+        assert!(s.solve_ms >= 0.0 && s.solve_ms.is_finite(), "solve_ms {}", s.solve_ms);
+        assert!(s.gap >= 0.0, "gap {}", s.gap);
+        if s.status == SolveStatus::Optimal {
+            assert!(s.gap <= 1e-9, "optimal with gap {}", s.gap);
+        }
+    }
 
     /// A knapsack whose optimum is known by enumeration: the runtime is linked and works.
     #[test]
@@ -152,6 +412,8 @@ mod tests {
         assert!((s.objective - 120.0).abs() < 1e-6, "objective {}", s.objective);
         let chosen: Vec<bool> = s.values.iter().map(|v| *v > 0.5).collect();
         assert_eq!(chosen, vec![false, true, false, true]);
+        assert_valid(&m, &s);
+        assert_eq!(s.gap, 0.0);
     }
 
     #[test]
@@ -160,5 +422,224 @@ mod tests {
         let x = m.add_variable("x", VarKind::Integer, 0.0, 10.0);
         m.add_row("low", vec![(x, 1.0)], 11.0, f64::INFINITY);
         assert_eq!(solve(&m, &Limits::default()), Err(SolveError::Infeasible));
+    }
+
+    /// The limit may or may not strike first depending on the machine; either way the
+    /// answer must be a feasible point labelled honestly.
+    #[test]
+    fn time_limit_returns_incumbent_or_optimum_knapsack() {
+        let limits = Limits { time_seconds: 0.05, relative_gap: 0.0, threads: 1 };
+        for seed in [0x5eed_0001, 0x5eed_0002] {
+            let m = hard_knapsack(seed);
+            let s = solve(&m, &limits).expect("a knapsack always has the empty solution");
+            assert!(matches!(s.status, SolveStatus::Optimal | SolveStatus::LimitReached));
+            assert_valid(&m, &s);
+            // Generous: the limit is wall-clock and SCIP checks it often.
+            assert!(s.solve_ms < 10_000.0, "took {} ms", s.solve_ms);
+        }
+    }
+
+    #[test]
+    fn time_limit_returns_incumbent_or_optimum_set_cover() {
+        let limits = Limits { time_seconds: 0.05, relative_gap: 0.0, threads: 1 };
+        let m = hard_set_cover(0xc0fe_0001);
+        match solve(&m, &limits) {
+            Ok(s) => {
+                assert!(matches!(s.status, SolveStatus::Optimal | SolveStatus::LimitReached));
+                assert_valid(&m, &s);
+            }
+            // Elements whose random sets all coincide cannot make it infeasible (each has
+            // at least one set), so the only other honest answer is "no solution yet".
+            Err(e) => assert!(matches!(e, SolveError::NoSolutionWithinLimits(_)), "{e}"),
+        }
+    }
+
+    /// Without any incumbent at the limit the error says so. Market split instances
+    /// defeat SCIP's heuristics; with a zero time limit nothing is found in practice, and
+    /// if a (very) fast machine does find the planted point it must be valid.
+    #[test]
+    fn time_limit_without_incumbent_is_no_solution_error() {
+        let m = market_split(5, 99);
+        match solve(&m, &Limits { time_seconds: 0.0, relative_gap: 0.0, threads: 1 }) {
+            Err(SolveError::NoSolutionWithinLimits(status)) => assert_eq!(status, "TimeLimit"),
+            Ok(s) => assert_valid(&m, &s),
+            Err(e) => panic!("unexpected {e}"),
+        }
+    }
+
+    /// A requested gap stops early, and that counts as optimal (within the gap).
+    #[test]
+    fn relative_gap_limit_counts_as_optimal() {
+        let m = hard_knapsack(0x5eed_0003);
+        let s = solve(&m, &Limits { time_seconds: 10.0, relative_gap: 0.05, threads: 1 }).unwrap();
+        check_feasible(&m, &s.values, 1e-6).unwrap();
+        if s.status == SolveStatus::Optimal {
+            assert!(s.gap <= 0.05, "gap {}", s.gap);
+        }
+    }
+
+    /// `threads` is accepted for every value (clamped to SCIP's 1..=64), and more than
+    /// one thread (SCIP's concurrent solver) still gives valid, optimal answers.
+    #[test]
+    fn threads_are_accepted_and_give_the_same_optimum() {
+        let m = hard_knapsack(0x5eed_0004);
+        let mut small = Model::new("small", Sense::Maximize);
+        let xs: Vec<_> = (0..4).map(|i| small.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        for (x, v) in xs.iter().zip([30.0, 50.0, 60.0, 70.0]) {
+            small.add_objective_term(*x, v);
+        }
+        small.add_row("capacity", xs.iter().copied().zip([3.0, 4.0, 5.0, 6.0]).collect(), -INF, 10.0);
+        for threads in [-3, 0, 1, 2, 4, 1000] {
+            let s = solve(&small, &Limits { threads, ..Limits::default() }).unwrap();
+            assert_eq!(s.status, SolveStatus::Optimal, "threads {threads}");
+            assert!((s.objective - 120.0).abs() < 1e-6, "threads {threads}: {}", s.objective);
+            let s = solve(&m, &Limits { time_seconds: 0.05, relative_gap: 0.0, threads }).unwrap();
+            assert_valid(&m, &s);
+        }
+    }
+
+    /// Threaded solves from several caller threads at once must not share SCIP's
+    /// global thread pool unsafely (they are serialized), and sequential ones run freely.
+    #[test]
+    fn threaded_solves_from_parallel_callers_do_not_interfere() {
+        let handles: Vec<_> = (0..4)
+            .map(|i| {
+                std::thread::spawn(move || {
+                    let m = hard_knapsack(0x5eed_0010 + i);
+                    let threads = if i < 3 { 2 } else { 1 };
+                    let s = solve(&m, &Limits { time_seconds: 0.05, relative_gap: 0.0, threads }).unwrap();
+                    assert_valid(&m, &s);
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn invalid_models_are_rejected_before_scip() {
+        let base = || {
+            let mut m = Model::new("base", Sense::Minimize);
+            let x = m.add_variable("x", VarKind::Integer, 0.0, 4.0);
+            m.add_objective_term(x, 1.0);
+            m.add_row("r", vec![(x, 1.0)], 1.0, INF);
+            m
+        };
+        type Corruption = Box<dyn Fn(&mut Model)>;
+        let cases: Vec<(&str, Corruption)> = vec![
+            ("row `r` (#0): coefficient of `x` is NaN", Box::new(|m| m.rows[0].terms[0].1 = f64::NAN)),
+            ("row `r` (#0): coefficient of `x` is inf", Box::new(|m| m.rows[0].terms[0].1 = INF)),
+            ("row `r` (#0): coefficient of `x` is 100000000000000000000", Box::new(|m| m.rows[0].terms[0].1 = 1e20)),
+            ("row `r` (#0): side is NaN", Box::new(|m| m.rows[0].upper = f64::NAN)),
+            ("row `r` (#0): lower side inf is +infinity", Box::new(|m| m.rows[0].lower = INF)),
+            ("row `r` (#0): refers to variable #3", Box::new(|m| m.rows[0].terms.push((VarId(3), 1.0)))),
+            ("variable `x` (#0): bound is NaN", Box::new(|m| m.variables[0].lower = f64::NAN)),
+            ("variable `x` (#0): upper bound -inf is -infinity", Box::new(|m| m.variables[0].upper = -INF)),
+            ("objective: coefficient of `x` is NaN", Box::new(|m| m.objective[0].1 = f64::NAN)),
+            ("objective: refers to variable #9", Box::new(|m| m.add_objective_term(VarId(9), 1.0))),
+        ];
+        for (expected, corrupt) in cases {
+            let mut m = base();
+            corrupt(&mut m);
+            match solve(&m, &Limits::default()) {
+                Err(SolveError::InvalidModel(msg)) => assert!(msg.starts_with(expected), "{msg:?} vs {expected:?}"),
+                other => panic!("{expected}: got {other:?}"),
+            }
+        }
+        let nan_time = Limits { time_seconds: f64::NAN, ..Limits::default() };
+        assert!(matches!(solve(&base(), &nan_time), Err(SolveError::InvalidModel(_))));
+        // Infinite and negative limits are clamped, not errors.
+        let s = solve(&base(), &Limits { time_seconds: INF, relative_gap: -1.0, threads: 1 }).unwrap();
+        assert_eq!(s.objective, 1.0);
+    }
+
+    #[test]
+    fn degenerate_models_solve_without_panicking() {
+        let empty = Model::new("empty", Sense::Maximize);
+        let s = solve(&empty, &Limits::default()).unwrap();
+        assert_eq!((s.status, s.objective, s.values.len()), (SolveStatus::Optimal, 0.0, 0));
+
+        let mut trivially_true = Model::new("empty_row", Sense::Minimize);
+        let x = trivially_true.add_variable("x", VarKind::Continuous, -1.0, 1.0);
+        trivially_true.add_objective_term(x, 1.0);
+        trivially_true.add_row("nothing", vec![], -1.0, 0.0);
+        let s = solve(&trivially_true, &Limits::default()).unwrap();
+        assert_eq!(s.objective, -1.0);
+
+        let mut never = Model::new("violated_empty_row", Sense::Minimize);
+        never.add_row("never", vec![], 1.0, INF);
+        assert_eq!(solve(&never, &Limits::default()), Err(SolveError::Infeasible));
+
+        // SCIP accepts duplicate names (it keys nothing on them); only the LP writer renames.
+        let mut dup = Model::new("duplicates", Sense::Maximize);
+        let a = dup.add_variable("x", VarKind::Integer, 0.0, 3.0);
+        let b = dup.add_variable("x", VarKind::Integer, 0.0, 3.0);
+        dup.add_objective_term(a, 1.0);
+        dup.add_objective_term(b, 2.0);
+        dup.add_objective_term(a, 1.0);
+        dup.add_row("c", vec![(a, 1.0), (b, 1.0)], -INF, 4.0);
+        dup.add_row("c", vec![(a, 1.0), (a, 1.0)], -INF, 2.0);
+        let s = solve(&dup, &Limits::default()).unwrap();
+        // 2a + 2b with a + b <= 4 and 2a <= 2: any a in {0, 1} with b = 4 - a, b <= 3.
+        assert_eq!(s.objective, 8.0);
+        assert_valid(&dup, &s);
+
+        let mut inverted = Model::new("inverted", Sense::Minimize);
+        inverted.add_variable("x", VarKind::Continuous, 3.0, 1.0);
+        assert_eq!(solve(&inverted, &Limits::default()), Err(SolveError::Infeasible));
+        let mut inverted_row = Model::new("inverted_row", Sense::Minimize);
+        let x = inverted_row.add_variable("x", VarKind::Continuous, 0.0, 10.0);
+        inverted_row.add_row("r", vec![(x, 1.0)], 5.0, 4.0);
+        assert_eq!(solve(&inverted_row, &Limits::default()), Err(SolveError::Infeasible));
+
+        // A binary given wide bounds through the public fields is still 0/1.
+        let mut wide = Model::new("wide_binary", Sense::Maximize);
+        let b = wide.add_variable("b", VarKind::Binary, 0.0, 1.0);
+        wide.variables[0].upper = 7.0;
+        wide.add_objective_term(b, 1.0);
+        assert_eq!(solve(&wide, &Limits::default()).unwrap().objective, 1.0);
+    }
+
+    #[test]
+    fn unbounded_and_infeasible_or_unbounded_are_told_apart() {
+        let mut ray = Model::new("ray", Sense::Maximize);
+        let x = ray.add_variable("x", VarKind::Continuous, 0.0, INF);
+        ray.add_objective_term(x, 1.0);
+        assert_eq!(solve(&ray, &Limits::default()), Err(SolveError::Unbounded));
+
+        let mut int_ray = Model::new("int_ray", Sense::Minimize);
+        let x = int_ray.add_variable("x", VarKind::Integer, -INF, INF);
+        let y = int_ray.add_variable("y", VarKind::Integer, 0.0, 5.0);
+        int_ray.add_objective_term(x, 1.0);
+        int_ray.add_row("a", vec![(x, 1.0), (y, 1.0)], -INF, 3.0);
+        assert_eq!(solve(&int_ray, &Limits::default()), Err(SolveError::Unbounded));
+
+        // SCIP's presolve answers "infeasible or unbounded" here (x is a free ray, y is
+        // contradictory); the follow-up feasibility solve must say infeasible.
+        let mut both = Model::new("both", Sense::Maximize);
+        let x = both.add_variable("x", VarKind::Continuous, -INF, INF);
+        let y = both.add_variable("y", VarKind::Continuous, -INF, INF);
+        both.add_objective_term(x, 1.0);
+        both.add_row("a", vec![(y, 1.0)], 1.0, INF);
+        both.add_row("b", vec![(y, 1.0)], -INF, 0.0);
+        assert_eq!(solve(&both, &Limits::default()), Err(SolveError::Infeasible));
+        assert_eq!(solve(&both, &Limits { threads: 2, ..Limits::default() }), Err(SolveError::Infeasible));
+    }
+
+    #[test]
+    fn continuous_and_mixed_models_are_checked() {
+        // min x + 2y  s.t.  x + y >= 2.5, x - y <= 1, x in [0, 10] continuous, y integer.
+        let mut m = Model::new("mixed", Sense::Minimize);
+        let x = m.add_variable("x", VarKind::Continuous, 0.0, 10.0);
+        let y = m.add_variable("y", VarKind::Integer, -INF, INF);
+        m.add_objective_term(x, 1.0);
+        m.add_objective_term(y, 2.0);
+        m.add_row("sum", vec![(x, 1.0), (y, 1.0)], 2.5, INF);
+        m.add_row("diff", vec![(x, 1.0), (y, -1.0)], -INF, 1.0);
+        let s = solve(&m, &Limits::default()).unwrap();
+        // y = 1 forces x >= 1.5 and x <= 2: objective 3.5; y = 2 gives x >= 0.5: 4.5.
+        assert!((s.objective - 3.5).abs() < 1e-6, "{}", s.objective);
+        assert_valid(&m, &s);
     }
 }
