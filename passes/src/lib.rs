@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod bridge;
+pub mod fusion_analysis;
 pub mod summary;
 mod test_summary;
 
@@ -13,5 +14,6 @@ pub fn register_all_passes() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         bridge::register(&test_summary::DEFINITION);
+        bridge::register(&fusion_analysis::DEFINITION);
     });
 }

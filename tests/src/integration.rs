@@ -2,6 +2,7 @@
 
 mod builders;
 mod examples;
+mod graphs;
 mod loading;
 
 /// The repository root (this crate lives in `tests/`).

@@ -4,3 +4,11 @@
 
 pub mod clustering;
 pub mod graph;
+pub mod extract;
+pub mod sizes;
+pub mod cost;
+pub mod validate;
+pub mod driver;
+pub mod formulation;
+pub mod random;
+pub mod report;

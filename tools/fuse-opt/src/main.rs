@@ -17,9 +17,60 @@ unsafe extern "C" {
     ) -> c_int;
 }
 
+/// What `--emit-clustering=` asks for: the analysis report instead of the IR.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Emit {
+    Json,
+    Dot,
+}
+
+/// Takes `--emit-clustering=json|dot` (our only flag of our own) out of the arguments;
+/// everything else is MlirOptMain's. With it, the analysis runs (by default with its
+/// default options, or as the user's `--pass-pipeline` says), the IR output is dropped,
+/// and the report is printed on stdout.
+fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, String> {
+    let mut emit = None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].to_string_lossy().into_owned();
+        let value = if let Some(v) = arg.strip_prefix("--emit-clustering=").or_else(|| arg.strip_prefix("-emit-clustering=")) {
+            args.remove(i);
+            v.to_owned()
+        } else if arg == "--emit-clustering" || arg == "-emit-clustering" {
+            args.remove(i);
+            if i < args.len() { args.remove(i).to_string_lossy().into_owned() } else { String::new() }
+        } else {
+            i += 1;
+            continue;
+        };
+        emit = Some(match value.as_str() {
+            "json" => Emit::Json,
+            "dot" => Emit::Dot,
+            other => return Err(format!("--emit-clustering: expected 'json' or 'dot', got '{other}'")),
+        });
+    }
+    if emit.is_some() {
+        if !args.iter().any(|a| a.to_string_lossy().contains("array-fusion-analysis")) {
+            args.push("--pass-pipeline=builtin.module(func.func(array-fusion-analysis))".into());
+        }
+        args.push("-o".into());
+        args.push("/dev/null".into());
+    }
+    Ok(emit)
+}
+
 fn main() {
+    let mut os_args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let emit = match take_emit_flag(&mut os_args) {
+        Ok(e) => e,
+        Err(message) => {
+            eprintln!("fuse-opt: error: {message}");
+            std::process::exit(1);
+        }
+    };
     // Arguments come from the OS as NUL-free byte strings, so CString::new cannot fail.
-    let args: Vec<CString> = std::env::args_os()
+    let args: Vec<CString> = os_args
+        .iter()
         .map(|a| CString::new(a.as_bytes()).expect("command-line arguments contain no NUL"))
         .collect();
     let mut argv: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr() as *mut c_char).collect();
@@ -41,5 +92,19 @@ fn main() {
             dialects.len() as c_int,
         )
     };
+    if let Some(emit) = emit {
+        let reports = fusion_passes::fusion_analysis::take_reports();
+        match emit {
+            Emit::Json => {
+                let data: Vec<_> = reports.into_iter().map(|(r, _)| r).collect();
+                println!("{}", fusion_passes::analysis::report::to_json(&data));
+            }
+            Emit::Dot => {
+                for (_, dot) in reports {
+                    print!("{dot}");
+                }
+            }
+        }
+    }
     std::process::exit(code);
 }

@@ -1,0 +1,554 @@
+//! Cost models, evaluated on any clustering independently of the ILP: the five cost
+//! functions of seed 000 §4.1 (a)–(e), the weighted objective of seed 001 §1.4.4
+//! (Figs. 1.12–1.14), and a byte-weighted variant of (e). A [`CostFunction`] is a
+//! linear combination of them (seed 000 §4.1: "any linear combination of valid cost
+//! functions is allowed"; §5.1 suggests tuning its coefficients).
+//!
+//! All models are costs: smaller is better. They assume a clustering that passes
+//! [`validate`](super::validate::validate); on other clusterings they still return a
+//! number (nodes in no cluster count as alone) but it means little.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::analysis::clustering::Clustering;
+use crate::analysis::graph::{Access, Graph, NodeId, NodeKind, Order};
+use crate::analysis::validate::{edge_is_fusible, read_order};
+
+/// One cost model (pass option `cost=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CostModel {
+    /// seed 000 §4.1 (a): the number of clusters (loops).
+    Clusters,
+    /// seed 000 §4.1 (b): the number of fusible edges left unfused (Σ x over F).
+    FusedEdges,
+    /// seed 000 §4.1 (c): the number of intermediate arrays left manifest.
+    IntermediateArrays,
+    /// seed 000 §4.1 (d): the number of array reads from memory.
+    Reads,
+    /// seed 000 §4.1 (e): reads plus writes of manifest arrays.
+    ReadsWrites,
+    /// seed 001 §1.4.4 Fig. 1.14: Σ W_ij·x_ij + Σ N·c_i.
+    Robinson,
+    /// (e) with every array weighted by its size in bytes (`Node::output_bytes`).
+    Bytes,
+}
+
+impl CostModel {
+    /// Every model, in declaration order.
+    pub const ALL: [CostModel; 7] = [
+        CostModel::Clusters,
+        CostModel::FusedEdges,
+        CostModel::IntermediateArrays,
+        CostModel::Reads,
+        CostModel::ReadsWrites,
+        CostModel::Robinson,
+        CostModel::Bytes,
+    ];
+
+    /// The model's name as written in a cost function.
+    pub fn name(self) -> &'static str {
+        match self {
+            CostModel::Clusters => "clusters",
+            CostModel::FusedEdges => "fused-edges",
+            CostModel::IntermediateArrays => "intermediate-arrays",
+            CostModel::Reads => "reads",
+            CostModel::ReadsWrites => "reads-writes",
+            CostModel::Robinson => "robinson",
+            CostModel::Bytes => "bytes",
+        }
+    }
+}
+
+impl fmt::Display for CostModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+fn model_list() -> String {
+    CostModel::ALL.iter().map(|m| m.name()).collect::<Vec<_>>().join(", ")
+}
+
+impl FromStr for CostModel {
+    type Err = String;
+
+    /// Exactly one of the names of [`CostModel::name`].
+    fn from_str(s: &str) -> Result<Self, String> {
+        CostModel::ALL
+            .iter()
+            .copied()
+            .find(|m| m.name() == s)
+            .ok_or_else(|| format!("unknown cost model '{s}' (expected one of {})", model_list()))
+    }
+}
+
+/// A linear combination of cost models, e.g. `reads-writes` or `reads+0.5*clusters`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CostFunction {
+    terms: Vec<(CostModel, f64)>,
+}
+
+impl CostFunction {
+    /// The combination `Σ weight·model`.
+    pub fn new(terms: Vec<(CostModel, f64)>) -> Self {
+        CostFunction { terms }
+    }
+
+    /// One model with weight 1.
+    pub fn single(model: CostModel) -> Self {
+        CostFunction { terms: vec![(model, 1.0)] }
+    }
+
+    /// The terms `(model, weight)`, in the order written.
+    pub fn terms(&self) -> &[(CostModel, f64)] {
+        &self.terms
+    }
+
+    /// The cost of `clustering`: `Σ weight · evaluate(model)`.
+    pub fn evaluate(&self, graph: &Graph, clustering: &Clustering) -> f64 {
+        self.terms.iter().map(|(m, w)| w * evaluate(graph, clustering, *m)).sum()
+    }
+}
+
+impl Default for CostFunction {
+    /// `reads-writes`, the metric of seed 000's solve-time table (Table 2).
+    fn default() -> Self {
+        CostFunction::single(CostModel::ReadsWrites)
+    }
+}
+
+impl FromStr for CostFunction {
+    type Err = String;
+
+    /// Terms separated by `+`; a term is `model`, `weight*model` or `model*weight`,
+    /// with optional spaces. Model names contain `-`, so `-` is never an operator; a
+    /// negative weight is written `reads+-1*clusters`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        if s.trim().is_empty() {
+            return Err(format!("empty cost function (expected a model among {})", model_list()));
+        }
+        let mut terms = Vec::new();
+        for raw in s.split('+') {
+            let term = raw.trim();
+            if term.is_empty() {
+                return Err(format!("empty term in cost function '{s}'"));
+            }
+            let parsed = match term.split_once('*') {
+                None => (term.parse::<CostModel>()?, 1.0),
+                Some((l, r)) => {
+                    let (l, r) = (l.trim(), r.trim());
+                    match (l.parse::<f64>(), r.parse::<f64>()) {
+                        (Ok(w), Err(_)) => (r.parse::<CostModel>()?, w),
+                        (Err(_), Ok(w)) => (l.parse::<CostModel>()?, w),
+                        _ => {
+                            return Err(format!(
+                                "term '{term}' of cost function '{s}' must be a number times a cost model"
+                            ));
+                        }
+                    }
+                }
+            };
+            if !parsed.1.is_finite() {
+                return Err(format!("weight of term '{term}' is not a finite number"));
+            }
+            terms.push(parsed);
+        }
+        Ok(CostFunction { terms })
+    }
+}
+
+impl fmt::Display for CostFunction {
+    /// The canonical form, which parses back to an equal function.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (m, w)) in self.terms.iter().enumerate() {
+            if i > 0 {
+                f.write_str("+")?;
+            }
+            if *w == 1.0 {
+                write!(f, "{m}")?;
+            } else {
+                write!(f, "{w}*{m}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The cost of `clustering` under one model.
+pub fn evaluate(graph: &Graph, clustering: &Clustering, model: CostModel) -> f64 {
+    match model {
+        CostModel::Clusters => clusters(graph, clustering) as f64,
+        CostModel::FusedEdges => unfused_edges(graph, clustering) as f64,
+        CostModel::IntermediateArrays => intermediate_arrays(graph, clustering) as f64,
+        CostModel::Reads => reads(graph, clustering, false),
+        CostModel::ReadsWrites => reads(graph, clustering, false) + writes(graph, clustering, false),
+        CostModel::Robinson => robinson(graph, clustering),
+        CostModel::Bytes => reads(graph, clustering, true) + writes(graph, clustering, true),
+    }
+}
+
+/// The cost of `clustering` under a whole cost function (same as
+/// [`CostFunction::evaluate`]).
+pub fn evaluate_function(graph: &Graph, clustering: &Clustering, cost: &CostFunction) -> f64 {
+    cost.evaluate(graph, clustering)
+}
+
+/// The cluster of every node; a node in no cluster is alone in a cluster of its own.
+fn assignment(graph: &Graph, clustering: &Clustering) -> Vec<usize> {
+    let n = graph.nodes.len();
+    let k = clustering.clusters.len();
+    clustering.cluster_of(n).into_iter().enumerate().map(|(i, c)| c.unwrap_or(k + i)).collect()
+}
+
+fn orders(graph: &Graph, clustering: &Clustering) -> Vec<Order> {
+    (0..graph.nodes.len()).map(|i| clustering.output_orders.get(i).copied().unwrap_or(0)).collect()
+}
+
+/// The weight of output `output` of `n`: its size in bytes for the `bytes` model
+/// (1 when unknown), else 1.
+fn weight(graph: &Graph, n: NodeId, output: usize, bytes: bool) -> f64 {
+    if bytes { graph.node(n).output_bytes.get(output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 }
+}
+
+/// seed 000 §4.1 (a): the number of clusters. A cluster holding only function
+/// arguments is no loop and is not counted (seed 001 Table 1.1 counts loops);
+/// barriers (calls, `force`, control flow) are.
+pub fn clusters(graph: &Graph, clustering: &Clustering) -> usize {
+    clustering
+        .clusters
+        .iter()
+        .filter(|c| c.iter().any(|n| graph.nodes.get(n.0).is_some_and(|node| node.kind != NodeKind::Input)))
+        .count()
+}
+
+/// seed 000 §4.1 (b): Σ x_ab over the fusible pairs (a, b) ∈ F, i.e. the number of
+/// producer–consumer pairs joined by a fusible edge whose ends are in different
+/// clusters. Pairs, not edges: x is indexed by node pairs (seed 000 §4.1).
+pub fn unfused_edges(graph: &Graph, clustering: &Clustering) -> usize {
+    let cl = assignment(graph, clustering);
+    let pairs: BTreeSet<(NodeId, NodeId)> =
+        graph.edges.iter().filter(|e| edge_is_fusible(e)).map(|e| (e.from, e.to)).collect();
+    pairs.iter().filter(|(a, b)| cl[a.0] != cl[b.0]).count()
+}
+
+/// Whether output `output` of `n` is manifest (m_a = 0 of seed 000 §4.1 (6)): it is
+/// fused away only when every use is fused over (consumer in the same cluster, over a
+/// fusible edge) and it does not escape the block. An output with no use that does
+/// not escape is fused away (nothing needs it).
+pub fn is_manifest(graph: &Graph, clustering: &Clustering, n: NodeId, output: usize) -> bool {
+    let cl = assignment(graph, clustering);
+    manifest(graph, &cl, n, output)
+}
+
+fn manifest(graph: &Graph, cl: &[usize], n: NodeId, output: usize) -> bool {
+    graph.node(n).escapes
+        || graph.out_edges(n).any(|(_, e)| e.output == output && (cl[e.to.0] != cl[n.0] || !edge_is_fusible(e)))
+}
+
+/// seed 000 §4.1 (c), as a cost: the number of manifest intermediate arrays, i.e. the
+/// outputs of nodes of the block (not function arguments) that do not escape and are
+/// not fused away. Maximising Σ m_a is minimising this: the two differ by a constant.
+pub fn intermediate_arrays(graph: &Graph, clustering: &Clustering) -> usize {
+    let cl = assignment(graph, clustering);
+    graph
+        .node_ids()
+        .filter(|n| graph.node(*n).kind != NodeKind::Input && !graph.node(*n).escapes)
+        .map(|n| (0..graph.node(n).outputs).filter(|o| manifest(graph, &cl, n, *o)).count())
+        .sum()
+}
+
+/// The writes of (e): every manifest array the block produces, escaping ones included;
+/// function arguments are not written by the block. Weighted by bytes if asked.
+pub fn writes(graph: &Graph, clustering: &Clustering, bytes: bool) -> f64 {
+    let cl = assignment(graph, clustering);
+    let mut total = 0.0;
+    for n in graph.node_ids().filter(|n| graph.node(*n).kind != NodeKind::Input) {
+        for o in 0..graph.node(n).outputs {
+            if manifest(graph, &cl, n, o) {
+                total += weight(graph, n, o, bytes);
+            }
+        }
+    }
+    total
+}
+
+/// seed 000 §4.1 (d): the number of times arrays are read from memory. For each array
+/// (node output): a consumer fused with the producer reads nothing; consumers in one
+/// cluster that read it in the same order share one read (horizontal fusion, seed 000
+/// Fig. 2); reading it in different orders are separate reads (seed 000 §3.3
+/// `simple5`: "a cost function should not treat this as horizontal fusion"); each
+/// unordered consumer (and each barrier) reads it once. Weighted by bytes if asked.
+pub fn reads(graph: &Graph, clustering: &Clustering, bytes: bool) -> f64 {
+    let cl = assignment(graph, clustering);
+    let orders = orders(graph, clustering);
+    let mut total = 0.0;
+    for n in graph.node_ids() {
+        for o in 0..graph.node(n).outputs {
+            let mut shared: BTreeSet<(usize, Order)> = BTreeSet::new();
+            let mut alone: BTreeSet<NodeId> = BTreeSet::new();
+            for (_, e) in graph.out_edges(n).filter(|(_, e)| e.output == o) {
+                if cl[e.to.0] == cl[n.0] && edge_is_fusible(e) {
+                    continue;
+                }
+                match read_order(e, &orders) {
+                    Some(r) if graph.node(e.to).kind.is_fusible_kind() => {
+                        shared.insert((cl[e.to.0], r));
+                    }
+                    _ => {
+                        alone.insert(e.to);
+                    }
+                }
+            }
+            total += (shared.len() + alone.len()) as f64 * weight(graph, n, o, bytes);
+        }
+    }
+    total
+}
+
+/// Whether a node produces an array in seed 001's sense (an *abind*, Fig. 1.2): its
+/// `c_i` exists. Seed 001's folds produce scalars; the graph does not record ranks, so
+/// a fold whose every use is unordered (the graph's encoding of a scalar use) counts
+/// as a scalar.
+fn produces_array(graph: &Graph, n: NodeId) -> bool {
+    let node = graph.node(n);
+    node.outputs > 0 && !(node.kind == NodeKind::Fold && graph.out_edges(n).all(|(_, e)| e.access == Access::Unordered))
+}
+
+/// Per node `a`, whether some path from `a` to `b` contains a fusion-preventing edge
+/// (seed 001 Fig. 1.13). A fixpoint over the edges, so it does not rely on node order.
+fn preventing_paths(graph: &Graph) -> Vec<Vec<bool>> {
+    let n = graph.nodes.len();
+    let mut reach = vec![vec![false; n]; n];
+    let mut prevent = vec![vec![false; n]; n];
+    loop {
+        let mut changed = false;
+        for e in &graph.edges {
+            let (a, b) = (e.from.0, e.to.0);
+            let blocked = !edge_is_fusible(e);
+            let mut set = |m: &mut Vec<Vec<bool>>, c: usize| {
+                if !m[a][c] {
+                    m[a][c] = true;
+                    changed = true;
+                }
+            };
+            set(&mut reach, b);
+            if blocked {
+                set(&mut prevent, b);
+            }
+            for c in 0..n {
+                if reach[b][c] {
+                    set(&mut reach, c);
+                    if blocked || prevent[b][c] {
+                        set(&mut prevent, c);
+                    }
+                }
+            }
+        }
+        if !changed {
+            return prevent;
+        }
+    }
+}
+
+/// seed 001 §1.4.4–1.4.5, Fig. 1.14: `Σ W_ij·x_ij + Σ N·c_i`.
+///
+/// * V is the combinator nodes: seed 001's programs take their arguments as inputs,
+///   not bindings, so [`NodeKind::Input`] nodes are left out; barriers are its
+///   `external` bindings and stay (with ⊥ iteration size their x are always 1).
+///   N = |V|.
+/// * x_ij is there for every unordered pair i < j of V with `possible(i, j)`: no
+///   path between them, either way, contains a fusion-preventing edge (Fig. 1.13). It
+///   is 0 when i and j share a cluster.
+/// * W_ij = N² when an edge joins i and j or they read a common array (through any
+///   edge, also from a function argument); 1 otherwise (Fig. 1.12).
+/// * c_i is there for each node producing an array (not for scalar folds) and is 1
+///   when some consumer is in another cluster (`x_ij ≤ c_i` for the edges from i,
+///   minimised). Returned arrays do not force c_i = 1: Fig. 1.16 sets c_ys1 = c_ys2 = 0.
+///
+/// normalize2 gives 51 for seed 001's clustering and 102 for stream fusion's (§1.5.1).
+pub fn robinson(graph: &Graph, clustering: &Clustering) -> f64 {
+    let cl = assignment(graph, clustering);
+    let v: Vec<NodeId> = graph.node_ids().filter(|n| graph.node(*n).kind != NodeKind::Input).collect();
+    let big_n = v.len() as f64;
+    let prevent = preventing_paths(graph);
+    let joined =
+        |i: NodeId, j: NodeId| graph.edges.iter().any(|e| (e.from == i && e.to == j) || (e.from == j && e.to == i));
+    let share_input = |i: NodeId, j: NodeId| {
+        graph.in_edges(i).any(|(_, a)| graph.in_edges(j).any(|(_, b)| a.from == b.from && a.output == b.output))
+    };
+    let mut total = 0.0;
+    for (k, &i) in v.iter().enumerate() {
+        for &j in &v[k + 1..] {
+            if prevent[i.0][j.0] || prevent[j.0][i.0] || cl[i.0] == cl[j.0] {
+                continue;
+            }
+            total += if joined(i, j) || share_input(i, j) { big_n * big_n } else { 1.0 };
+        }
+    }
+    for &i in &v {
+        if produces_array(graph, i) && graph.out_edges(i).any(|(_, e)| cl[e.to.0] != cl[i.0]) {
+            total += big_n;
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::validate::tests::{B, clustering, normalize2, scatter_example, simple5, single_loop};
+    use crate::analysis::validate::validate;
+
+    fn eval(b: &B, c: &Clustering, m: CostModel) -> f64 {
+        validate(&b.g, c).expect("test clusterings are valid");
+        evaluate(&b.g, c, m)
+    }
+
+    #[test]
+    fn parses_every_model_name_exactly() {
+        for m in CostModel::ALL {
+            assert_eq!(m.name().parse::<CostModel>(), Ok(m));
+            assert_eq!(m.to_string(), m.name());
+        }
+        let names: Vec<&str> = CostModel::ALL.iter().map(|m| m.name()).collect();
+        assert_eq!(
+            names,
+            ["clusters", "fused-edges", "intermediate-arrays", "reads", "reads-writes", "robinson", "bytes"]
+        );
+        assert!("Reads".parse::<CostModel>().is_err());
+        assert!(" reads".parse::<CostModel>().is_err());
+        assert!("writes".parse::<CostModel>().is_err());
+    }
+
+    #[test]
+    fn parses_linear_combinations() {
+        let f: CostFunction = "reads-writes".parse().unwrap();
+        assert_eq!(f.terms(), &[(CostModel::ReadsWrites, 1.0)]);
+        let f: CostFunction = "reads+0.5*clusters".parse().unwrap();
+        assert_eq!(f.terms(), &[(CostModel::Reads, 1.0), (CostModel::Clusters, 0.5)]);
+        let f: CostFunction = " 2 * reads + clusters*3 + reads+-1*fused-edges".parse().unwrap();
+        assert_eq!(
+            f.terms(),
+            &[
+                (CostModel::Reads, 2.0),
+                (CostModel::Clusters, 3.0),
+                (CostModel::Reads, 1.0),
+                (CostModel::FusedEdges, -1.0)
+            ]
+        );
+        assert_eq!(f.to_string(), "2*reads+3*clusters+reads+-1*fused-edges");
+        assert_eq!(f.to_string().parse::<CostFunction>().unwrap(), f);
+        for bad in ["", "  ", "foo", "reads+", "+reads", "0.5*", "reads*clusters", "1*2", "reads-write", "inf*reads"] {
+            assert!(bad.parse::<CostFunction>().is_err(), "'{bad}' should not parse");
+        }
+        assert_eq!(CostFunction::default(), CostFunction::single(CostModel::ReadsWrites));
+    }
+
+    #[test]
+    fn normalize2_under_robinson_is_51_optimal_and_102_stream() {
+        let b = normalize2();
+        // seed 001 Fig. 1.16.
+        let ours = clustering(&b.g, &[&["sum1", "gts", "sum2"], &["ys1", "ys2"]], &[]);
+        assert_eq!(eval(&b, &ours, CostModel::Robinson), 51.0);
+        // §1.5.1: the clustering implied by pull-based stream fusion.
+        let stream = clustering(&b.g, &[&["sum1"], &["gts", "sum2"], &["ys1"], &["ys2"]], &[]);
+        assert_eq!(eval(&b, &stream, CostModel::Robinson), 102.0);
+        // Unfused: all seven x are 1 (25·5 + 1·2) and gts is materialised (5).
+        assert_eq!(eval(&b, &Clustering::unfused(&b.g), CostModel::Robinson), 132.0);
+    }
+
+    #[test]
+    fn normalize2_under_the_seed_000_models() {
+        let b = normalize2();
+        let ours = clustering(&b.g, &[&["sum1", "gts", "sum2"], &["ys1", "ys2"]], &[]);
+        assert_eq!(eval(&b, &ours, CostModel::Clusters), 2.0);
+        // xs once per cluster, sum1 and sum2 once each; gts is fused away.
+        assert_eq!(eval(&b, &ours, CostModel::Reads), 4.0);
+        // sum1, sum2, ys1, ys2.
+        assert_eq!(eval(&b, &ours, CostModel::ReadsWrites), 8.0);
+        assert_eq!(eval(&b, &ours, CostModel::IntermediateArrays), 2.0);
+        assert_eq!(eval(&b, &ours, CostModel::FusedEdges), 0.0);
+        let unfused = Clustering::unfused(&b.g);
+        assert_eq!(eval(&b, &unfused, CostModel::Clusters), 5.0);
+        assert_eq!(eval(&b, &unfused, CostModel::Reads), 7.0);
+        assert_eq!(eval(&b, &unfused, CostModel::ReadsWrites), 12.0);
+        assert_eq!(eval(&b, &unfused, CostModel::FusedEdges), 1.0);
+    }
+
+    #[test]
+    fn scatter_example_both_clusterings_of_fig_3() {
+        let b = scatter_example();
+        // Fig. 3 left: {as, bs} horizontally over xs, then the scatter.
+        let left = clustering(&b.g, &[&["as", "bs"], &["result"]], &[]);
+        // Fig. 3 right: bs, then as fused vertically into the scatter.
+        let right = clustering(&b.g, &[&["bs"], &["as", "result"]], &[]);
+        assert_eq!(eval(&b, &left, CostModel::Clusters), 2.0);
+        assert_eq!(eval(&b, &right, CostModel::Clusters), 2.0);
+        // left: xs once (shared), as once, bs once (destination); right: xs twice, bs once.
+        assert_eq!(eval(&b, &left, CostModel::Reads), 3.0);
+        assert_eq!(eval(&b, &right, CostModel::Reads), 3.0);
+        // left writes as, bs, result; right writes bs, result: "the second is clearly
+        // preferable" (seed 000 §3.4).
+        assert_eq!(eval(&b, &left, CostModel::ReadsWrites), 6.0);
+        assert_eq!(eval(&b, &right, CostModel::ReadsWrites), 5.0);
+        assert_eq!(eval(&b, &left, CostModel::IntermediateArrays), 2.0);
+        assert_eq!(eval(&b, &right, CostModel::IntermediateArrays), 1.0);
+        assert_eq!(eval(&b, &left, CostModel::FusedEdges), 1.0);
+        assert_eq!(eval(&b, &right, CostModel::FusedEdges), 0.0);
+        let f: CostFunction = "reads+0.5*clusters".parse().unwrap();
+        assert_eq!(f.evaluate(&b.g, &right), 4.0);
+    }
+
+    #[test]
+    fn reads_in_different_orders_are_not_shared() {
+        // simple5: one loop reads xs in order 0 and in the gather's order.
+        let b = simple5();
+        let one = clustering(&b.g, &[&["as", "bs", "cs"]], &[]);
+        assert_eq!(eval(&b, &one, CostModel::Reads), 3.0);
+        assert_eq!(eval(&b, &one, CostModel::ReadsWrites), 4.0);
+        assert_eq!(eval(&b, &one, CostModel::Clusters), 1.0);
+    }
+
+    #[test]
+    fn diagonal_fusion_keeps_the_write() {
+        let b = single_loop(false);
+        let all: &[&[&str]] = &[&["inds", "bs", "cs", "ds", "result"]];
+        let c = clustering(&b.g, all, &[]);
+        // as is read in the gather's order and in order 0; only result is written.
+        assert_eq!(eval(&b, &c, CostModel::Reads), 2.0);
+        assert_eq!(eval(&b, &c, CostModel::ReadsWrites), 3.0);
+        assert_eq!(eval(&b, &c, CostModel::IntermediateArrays), 0.0);
+        let b = single_loop(true);
+        let c = clustering(&b.g, all, &[]);
+        assert_eq!(eval(&b, &c, CostModel::ReadsWrites), 4.0);
+        assert_eq!(eval(&b, &c, CostModel::IntermediateArrays), 0.0, "cs escapes: not intermediate");
+    }
+
+    #[test]
+    fn bytes_weighs_reads_and_writes() {
+        let mut b = scatter_example();
+        for (name, bytes) in [("xs", 400), ("as", 800), ("result", 16)] {
+            let id = b.id(name);
+            b.g.nodes[id.0].output_bytes = vec![Some(bytes)];
+        }
+        let right = clustering(&b.g, &[&["bs"], &["as", "result"]], &[]);
+        // reads: xs twice (800), bs once (unknown: 1); writes: bs (1), result (16).
+        assert_eq!(eval(&b, &right, CostModel::Bytes), 800.0 + 1.0 + 1.0 + 16.0);
+        let left = clustering(&b.g, &[&["as", "bs"], &["result"]], &[]);
+        // reads: xs once, as once, bs once; writes: as, bs, result.
+        assert_eq!(eval(&b, &left, CostModel::Bytes), 400.0 + 800.0 + 1.0 + 800.0 + 1.0 + 16.0);
+    }
+
+    #[test]
+    fn every_model_evaluates_every_example() {
+        for b in [normalize2(), scatter_example(), simple5(), single_loop(true)] {
+            let c = Clustering::unfused(&b.g);
+            for m in CostModel::ALL {
+                let v = eval(&b, &c, m);
+                assert!(v.is_finite() && v >= 0.0, "{m} = {v}");
+            }
+        }
+    }
+}

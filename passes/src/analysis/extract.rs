@@ -1,0 +1,1326 @@
+//! Building the dependence graph ([`Graph`]) of one block from IR.
+//!
+//! Nodes, in program order (seed 000 §4.1, seed 001 Fig. 1.10):
+//! * one [`NodeKind::Input`] per array argument of the block, then one per array defined
+//!   outside the block and used in it (when the block is nested: an `scf` body);
+//! * one node per combinator: `map`, `generate`, `gather` (labels 2, 3, … in program
+//!   order), `scatter`, `fold`, `scan` (`right` is backward), `filter`, `expand`; the
+//!   sugar `reverse`, `backpermute` and `replicate` are gathers with their own label
+//!   (generate + gather fused: they read their source in their own order), `permute`
+//!   is a scatter (its index region runs over the source, the destination is consumed);
+//! * one [`NodeKind::Barrier`] for every other op that produces or consumes arrays:
+//!   `array.force` (seed 000: an infusible edge between its argument and its
+//!   consumers), calls, `tensor` ops, array constants, and `scf` ops as a whole (their
+//!   regions are separate problems, seed 000 §4.1 "Control flow").
+//!
+//! `array.size`/`array.dim` read no elements and `array.index` at block level reads
+//! one element of a complete array: neither is a node. The index makes the array
+//! escape (it must be manifest).
+//!
+//! Edges, one per (producer output, consumer, access):
+//! * [`Access::InOutputOrder`] for element-wise inputs (map, fold, scan, filter and
+//!   expand inputs, index arrays and values of gather/scatter, the source of `permute`);
+//! * [`Access::GatherSource`] for the source of a gather (and of the gather sugar);
+//! * [`Access::Unordered`] for free variables (an array used inside a combinator's
+//!   regions, at any depth, by anything but `array.size`/`array.dim`), scatter
+//!   destinations (seed 000 (8)), every use of a scatter's destination after the
+//!   scatter, and every operand of a barrier (operands of ops nested in its regions
+//!   included).
+//! * Scalar dependencies (seed 001 Fig. 1.10 `fv(f)`): a scalar computed at block level
+//!   from `array.index A[…]` depends on A being complete, and `array.size`/`array.dim`
+//!   of an array whose size is only known once its producer has run (a filter, expand
+//!   or barrier, possibly through size-preserving combinators) depends on that
+//!   producer. Every node that uses such a scalar (as an operand, or inside its
+//!   regions) gets an [`Access::Unordered`] edge from the producer of that array.
+//!
+//! An edge is fusible only if its access is ordered, both ends are combinators, the
+//! producer is not a scatter (seed 000 Table 1: `scatter` produces its result in no
+//! order), and no other edge between the same two nodes is unordered (the consumer must
+//! then wait for the producer to finish anyway).
+//!
+//! Sizes come from [`super::sizes`]; iteration and output sizes follow seed 001
+//! Fig. 1.6, with folds, filters and expands as transducers.
+
+use mlir_sys::MlirOperation;
+use super::graph::{Access, Edge, Graph, Node, NodeId, NodeKind, Order};
+use super::sizes::{self, SizeError, Sizes, integer_attribute, is_array, raw, static_shape};
+use array_dialect::source::file_line_col;
+use melior::ir::{
+    BlockLike, BlockRef, Location, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    block::BlockArgument,
+    operation::{OperationLike, OperationResult},
+};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt;
+
+/// Why a block has no graph: an ill-sized program, or IR of an unexpected form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExtractError {
+    pub message: String,
+    pub location: Option<(String, u32, u32)>,
+}
+
+impl fmt::Display for ExtractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((file, line, col)) = &self.location {
+            write!(f, "{file}:{line}:{col}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ExtractError {}
+
+impl From<SizeError> for ExtractError {
+    fn from(e: SizeError) -> Self {
+        ExtractError { message: e.message, location: e.location }
+    }
+}
+
+/// The name of an op, e.g. `array.map`.
+pub fn op_name(op: OperationRef) -> String {
+    op.name().as_string_ref().as_str().unwrap_or("<unnamed op>").to_owned()
+}
+
+// ---------------------------------------------------------------------------------
+// Names from the source text
+// ---------------------------------------------------------------------------------
+
+/// Recovers SSA names (`%xs`) of values from the source text through their locations:
+/// MLIR keeps no names, but an op's location points at its name in `%r = op …` (or at
+/// `%r`), and a block argument's at its `%name`.
+#[derive(Clone, Debug, Default)]
+pub struct Names<'s> {
+    lines: Vec<&'s str>,
+    file_name: Option<String>,
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-')
+}
+
+/// Splits `xs: …` into `xs` and the rest.
+fn split_ident(s: &str) -> Option<(&str, &str)> {
+    let end = s.find(|c: char| !is_ident_char(c)).unwrap_or(s.len());
+    (end > 0).then(|| (&s[..end], &s[end..]))
+}
+
+/// Parses the result list `%a, %b:2` (up to an optional `=`): names and counts.
+fn parse_result_groups(text: &str) -> Option<Vec<(String, usize)>> {
+    let mut groups = Vec::new();
+    let mut s = text.trim_start();
+    loop {
+        let (ident, rest) = split_ident(s.strip_prefix('%')?)?;
+        let mut rest = rest;
+        let mut count = 1;
+        if let Some(r) = rest.strip_prefix(':') {
+            let end = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+            count = r[..end].parse().ok()?;
+            rest = &r[end..];
+        }
+        groups.push((ident.to_owned(), count));
+        let rest = rest.trim_start();
+        if let Some(r) = rest.strip_prefix(',') {
+            s = r.trim_start();
+            continue;
+        }
+        return (rest.is_empty() || rest.starts_with('=')).then_some(groups);
+    }
+}
+
+impl<'s> Names<'s> {
+    /// Names recovered from `source_text` (the text the module was parsed from).
+    pub fn new(source_text: Option<&'s str>) -> Self {
+        let lines =
+            source_text.map(|t| t.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()).unwrap_or_default();
+        Names { lines, file_name: None }
+    }
+
+    /// Reports locations in `file_name` where the module's locations name no file
+    /// (`-`, as when parsed from a string).
+    pub fn with_file_name(mut self, file_name: &str) -> Self {
+        self.file_name = Some(file_name.to_owned());
+        self
+    }
+
+    /// File, line and column of a location.
+    pub fn location(&self, location: Location) -> Option<(String, u32, u32)> {
+        let (file, line, col) = file_line_col(location)?;
+        let file = match &self.file_name {
+            Some(name) if file.is_empty() || file == "-" => name.clone(),
+            _ => file,
+        };
+        Some((file, line, col))
+    }
+
+    /// `file:line:col`, or `an unknown location`.
+    pub fn at(&self, location: Location) -> String {
+        match self.location(location) {
+            Some((f, l, c)) => format!("{f}:{l}:{c}"),
+            None => "an unknown location".to_owned(),
+        }
+    }
+
+    /// The source line `line` (1-based) and the byte offset of column `col` in it.
+    fn text(&self, line: u32, col: u32) -> Option<(&'s str, usize)> {
+        let text = *self.lines.get((line as usize).checked_sub(1)?)?;
+        let offset = (col as usize).checked_sub(1)?;
+        (offset <= text.len() && text.is_char_boundary(offset)).then_some((text, offset))
+    }
+
+    /// The result list of an op as written (`%a, %b:2 = …`): names and counts, when they
+    /// account for all of its results.
+    pub fn result_groups(&self, op: OperationRef) -> Option<Vec<(String, usize)>> {
+        if op.result_count() == 0 {
+            return None;
+        }
+        let (_, line, col) = file_line_col(op.location())?;
+        let (text, offset) = self.text(line, col)?;
+        let rest = &text[offset..];
+        let list = if rest.starts_with('%') { rest } else { text[..offset].trim_end().strip_suffix('=')?.trim_start() };
+        let groups = parse_result_groups(list)?;
+        (groups.iter().map(|g| g.1).sum::<usize>() == op.result_count()).then_some(groups)
+    }
+
+    /// The SSA name of result `index` of `op` (`as#1` for the second result of `%as:2`).
+    pub fn result_name(&self, op: OperationRef, index: usize) -> Option<String> {
+        let mut first = 0;
+        for (name, count) in self.result_groups(op)? {
+            if index < first + count {
+                return Some(if count == 1 { name } else { format!("{name}#{}", index - first) });
+            }
+            first += count;
+        }
+        None
+    }
+
+    /// The SSA name of a block argument, from its location or, for the entry block of a
+    /// `func.func`, from the function's signature.
+    pub fn argument_name(&self, argument: BlockArgument) -> Option<String> {
+        if let Some((_, line, col)) = file_line_col(argument.location())
+            && let Some((text, offset)) = self.text(line, col)
+            && let Some(rest) = text[offset..].strip_prefix('%')
+            && let Some((ident, _)) = split_ident(rest)
+        {
+            return Some(ident.to_owned());
+        }
+        let block = argument.owner();
+        let function = block.parent_operation()?;
+        if op_name(function) != "func.func" || function.region(0).ok()?.first_block()? != block {
+            return None;
+        }
+        self.signature_names(function)?.get(argument.argument_number()).cloned()
+    }
+
+    /// The argument names of `func.func @f(%a: …, %b: …)` as written.
+    fn signature_names(&self, function: OperationRef) -> Option<Vec<String>> {
+        let (_, line, col) = file_line_col(function.location())?;
+        let (first, offset) = self.text(line, col)?;
+        let mut text = first[offset..].to_owned();
+        for l in self.lines.iter().skip(line as usize).take(200) {
+            text.push('\n');
+            text.push_str(l);
+        }
+        let at = text.find('@')?;
+        let open = at + text[at..].find('(')?;
+        let mut names = Vec::new();
+        let mut depth = 0usize;
+        let mut expect_name = false;
+        let bytes: Vec<char> = text[open..].chars().collect();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            match c {
+                '(' | '[' | '{' | '<' => {
+                    depth += 1;
+                    if depth == 1 {
+                        expect_name = true;
+                    }
+                }
+                '>' if i > 0 && bytes[i - 1] == '-' => {}
+                ')' | ']' | '}' | '>' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some(names);
+                    }
+                }
+                ',' if depth == 1 => expect_name = true,
+                '%' if depth == 1 && expect_name => {
+                    let rest: String = bytes[i + 1..].iter().take_while(|c| is_ident_char(**c)).collect();
+                    if rest.is_empty() {
+                        return None;
+                    }
+                    i += rest.chars().count();
+                    names.push(rest);
+                    expect_name = false;
+                }
+                c if c.is_whitespace() => {}
+                _ if depth == 1 => expect_name = false,
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The SSA name of a value, without `%`.
+    pub fn value_name(&self, value: Value) -> Option<String> {
+        if let Ok(result) = OperationResult::try_from(value) {
+            self.result_name(result.owner(), result.result_number())
+        } else if let Ok(argument) = BlockArgument::try_from(value) {
+            self.argument_name(argument)
+        } else {
+            None
+        }
+    }
+
+    /// `%name`, or a description of the value when its name is unknown.
+    pub fn value_label(&self, value: Value) -> String {
+        if let Some(name) = self.value_name(value) {
+            return format!("%{name}");
+        }
+        if let Ok(result) = OperationResult::try_from(value) {
+            let op = result.owner();
+            format!("result #{} of '{}' at {}", result.result_number(), op_name(op), self.at(op.location()))
+        } else if let Ok(argument) = BlockArgument::try_from(value) {
+            format!("block argument #{}", argument.argument_number())
+        } else {
+            "a value".to_owned()
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// IR helpers
+// ---------------------------------------------------------------------------------
+
+/// Bytes of one element of type `ty`: the bit width rounded up, 8 for `index`, twice
+/// the part for `complex`.
+fn element_bytes(ty: mlir_sys::MlirType) -> Option<u64> {
+    use mlir_sys::*;
+    // SAFETY: plain queries on a live type.
+    unsafe {
+        if mlirTypeIsAIndex(ty) {
+            Some(8)
+        } else if mlirTypeIsAInteger(ty) {
+            Some((mlirIntegerTypeGetWidth(ty) as u64).div_ceil(8))
+        } else if mlirTypeIsAFloat(ty) {
+            Some((mlirFloatTypeGetWidth(ty) as u64).div_ceil(8))
+        } else if mlirTypeIsAComplex(ty) {
+            element_bytes(mlirComplexTypeGetElementType(ty)).map(|b| 2 * b)
+        } else {
+            None
+        }
+    }
+}
+
+/// Size in bytes of an array of static shape.
+fn array_bytes(ty: Type) -> Option<u64> {
+    let shape = static_shape(ty)?;
+    // SAFETY: `ty` is a ranked tensor (static_shape checked it).
+    let element = element_bytes(unsafe { mlir_sys::mlirShapedTypeGetElementType(ty.to_raw()) })?;
+    shape.iter().try_fold(element, |acc, d| acc.checked_mul(*d))
+}
+
+/// Every op nested in `op`'s regions (not `op` itself), and the values they define.
+fn nested<'c, 'a>(op: OperationRef<'c, 'a>, ops: &mut Vec<OperationRef<'c, 'a>>, defined: &mut HashSet<usize>) {
+    for region in op.regions() {
+        let mut block = region.first_block();
+        while let Some(b) = block {
+            for i in 0..b.argument_count() {
+                if let Ok(a) = b.argument(i) {
+                    defined.insert(raw(a));
+                }
+            }
+            let mut inner = b.first_operation();
+            while let Some(o) = inner {
+                ops.push(o);
+                for r in o.results() {
+                    defined.insert(raw(r));
+                }
+                nested(o, ops, defined);
+                inner = o.next_in_block();
+            }
+            block = b.next_in_region();
+        }
+    }
+}
+
+/// Values used inside `op`'s regions but defined outside `op`, with the op using them,
+/// in walk order.
+fn captured<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<(Value<'c, 'a>, OperationRef<'c, 'a>)> {
+    let mut ops = Vec::new();
+    let mut defined = HashSet::new();
+    nested(op, &mut ops, &mut defined);
+    let mut uses = Vec::new();
+    for user in ops {
+        for v in user.operands() {
+            if !defined.contains(&raw(v)) {
+                uses.push((v, user));
+            }
+        }
+    }
+    uses
+}
+
+fn reads_no_elements(op: OperationRef) -> bool {
+    matches!(op_name(op).as_str(), "array.size" | "array.dim")
+}
+
+/// The node kind of a combinator (gathers get label 0 here; the builder numbers them).
+fn combinator_kind(op: OperationRef) -> Option<NodeKind> {
+    Some(match op_name(op).as_str() {
+        "array.map" => NodeKind::Map,
+        "array.generate" => NodeKind::Generate,
+        "array.gather" | "array.reverse" | "array.backpermute" | "array.replicate" => NodeKind::Gather { label: 0 },
+        "array.scatter" | "array.permute" => NodeKind::Scatter,
+        "array.fold" => NodeKind::Fold,
+        "array.scan" => {
+            let backward = match integer_attribute(op, "direction") {
+                Some(d) => d == 1,
+                None => op.to_string().contains("array.scan right"),
+            };
+            NodeKind::Scan { backward }
+        }
+        "array.filter" => NodeKind::Filter,
+        "array.expand" => NodeKind::Expand,
+        _ => return None,
+    })
+}
+
+// ---------------------------------------------------------------------------------
+// The builder
+// ---------------------------------------------------------------------------------
+
+/// A dependency on one output of a node: (node, output, array name).
+type Dep = (usize, usize, String);
+
+struct Builder<'n, 's> {
+    names: &'n Names<'s>,
+    sizes: Sizes,
+    graph: Graph,
+    /// Raw array value → (node, output, array name).
+    producers: HashMap<usize, (NodeId, usize, String)>,
+    /// Raw block-level scalar → the node outputs it needs complete.
+    scalar_deps: HashMap<usize, BTreeSet<Dep>>,
+    /// Per node: the node outputs its result *size* needs complete.
+    size_deps: Vec<BTreeSet<Dep>>,
+    /// Raw array value → index of the op that consumed it as a scatter destination.
+    consumed: HashMap<usize, usize>,
+    edge_keys: HashSet<(NodeId, usize, NodeId, Access)>,
+    next_label: Order,
+    /// The op of every node (`None` for inputs), so passes can annotate it.
+    node_ops: Vec<Option<MlirOperation>>,
+}
+
+impl<'n, 's> Builder<'n, 's> {
+    fn push_node(&mut self, node: Node, op: Option<MlirOperation>) -> NodeId {
+        self.graph.nodes.push(node);
+        self.node_ops.push(op);
+        self.size_deps.push(BTreeSet::new());
+        NodeId(self.graph.nodes.len() - 1)
+    }
+
+    fn add_input(&mut self, value: Value, name: String) {
+        let node = Node {
+            name: name.clone(),
+            kind: NodeKind::Input,
+            iteration: None,
+            // The size of the array (not a transducer: inputs are never in size_parent).
+            output_size: self.sizes.class_of(value),
+            outputs: 1,
+            output_bytes: vec![array_bytes(value.r#type())],
+            escapes: false,
+        };
+        let id = self.push_node(node, None);
+        self.producers.insert(raw(value), (id, 0, name));
+    }
+
+    fn add_edge(&mut self, from: NodeId, output: usize, array: String, to: NodeId, access: Access) {
+        if from == to || !self.edge_keys.insert((from, output, to, access)) {
+            return;
+        }
+        self.graph.edges.push(Edge { from, to, output, array, access, fusible: false });
+    }
+
+    /// A use of array `value` by node `to` (op number `at` in the block).
+    fn use_array(&mut self, value: Value, to: NodeId, access: Access, at: usize) {
+        let Some((from, output, array)) = self.producers.get(&raw(value)).cloned() else { return };
+        let access = match self.consumed.get(&raw(value)) {
+            Some(scatter) if *scatter < at => Access::Unordered,
+            _ => access,
+        };
+        if self.graph.nodes[to.0].kind == NodeKind::Barrier {
+            self.graph.nodes[from.0].escapes = true;
+        }
+        self.add_edge(from, output, array, to, access);
+    }
+
+    fn deps_of_scalar(&self, value: Value) -> BTreeSet<Dep> {
+        self.scalar_deps.get(&raw(value)).cloned().unwrap_or_default()
+    }
+
+    /// What must be complete before the size of array `value` is known.
+    fn deps_of_size(&self, value: Value) -> BTreeSet<Dep> {
+        match self.producers.get(&raw(value)) {
+            None => BTreeSet::new(),
+            Some((node, output, array)) => match self.graph.nodes[node.0].kind {
+                NodeKind::Input => BTreeSet::new(),
+                NodeKind::Filter | NodeKind::Expand | NodeKind::Barrier => {
+                    BTreeSet::from([(node.0, *output, array.clone())])
+                }
+                _ => self.size_deps[node.0].clone(),
+            },
+        }
+    }
+
+    fn dep_edges(&mut self, deps: BTreeSet<Dep>, to: NodeId) {
+        for (node, output, array) in deps {
+            self.add_edge(NodeId(node), output, array, to, Access::Unordered);
+        }
+    }
+
+    fn use_scalar(&mut self, value: Value, to: NodeId) {
+        let deps = self.deps_of_scalar(value);
+        self.dep_edges(deps, to);
+    }
+
+    fn escape(&mut self, value: Value) {
+        if let Some((node, _, _)) = self.producers.get(&raw(value)) {
+            self.graph.nodes[node.0].escapes = true;
+        }
+    }
+
+    fn node_name(&self, op: OperationRef, index: usize) -> String {
+        if let Some(groups) = self.names.result_groups(op)
+            && let Some((name, _)) = groups.into_iter().next()
+        {
+            return name;
+        }
+        match self.names.location(op.location()) {
+            Some((f, l, c)) => format!("{f}:{l}:{c}"),
+            None => format!("{}#{index}", op_name(op)),
+        }
+    }
+
+    /// Registers the array results of `op`, produced by node `id`.
+    fn register_results(&mut self, op: OperationRef, id: NodeId) {
+        let arrays: Vec<(usize, Value)> =
+            op.results().enumerate().filter(|(_, r)| is_array(*r)).map(|(i, r)| (i, r.into())).collect();
+        let single = arrays.len() == 1;
+        for (output, (index, value)) in arrays.into_iter().enumerate() {
+            let name = self.names.result_name(op, index).unwrap_or_else(|| {
+                let node = &self.graph.nodes[id.0].name;
+                if single { node.clone() } else { format!("{node}#{output}") }
+            });
+            self.producers.insert(raw(value), (id, output, name));
+        }
+    }
+
+    fn new_node(&self, op: OperationRef, index: usize, kind: NodeKind) -> Node {
+        let arrays: Vec<Value> = op.results().filter(|r| is_array(*r)).map(Value::from).collect();
+        Node {
+            name: self.node_name(op, index),
+            kind,
+            iteration: None,
+            output_size: None,
+            outputs: arrays.len(),
+            output_bytes: arrays.iter().map(|v| array_bytes(v.r#type())).collect(),
+            escapes: false,
+        }
+    }
+
+    fn combinator(&mut self, op: OperationRef, index: usize, kind: NodeKind) -> Result<(), ExtractError> {
+        let name = op_name(op);
+        let operands: Vec<Value> = op.operands().collect();
+        let results: Vec<Value> = op.results().map(Value::from).collect();
+        let unexpected = |what: &str| ExtractError {
+            message: format!("unexpected '{name}': {what}"),
+            location: self.names.location(op.location()),
+        };
+        let kind = match kind {
+            NodeKind::Gather { .. } => {
+                let label = self.next_label;
+                self.next_label += 1;
+                NodeKind::Gather { label }
+            }
+            k => k,
+        };
+        let class = |v: Option<&Value>| v.and_then(|v| self.sizes.class_of(*v));
+        let first_result = results.first();
+        let (iteration, output_size) = match name.as_str() {
+            "array.scatter" => (class(operands.last()), class(first_result)),
+            "array.permute" => (class(operands.first()), class(first_result)),
+            "array.fold" | "array.filter" | "array.expand" => (class(operands.first()), class(first_result)),
+            _ => (class(first_result), None),
+        };
+        let mut node = self.new_node(op, index, kind);
+        node.iteration = iteration;
+        node.output_size = output_size;
+        let id = self.push_node(node, Some(op.to_raw()));
+
+        // Operands by role.
+        let half = operands.len() / 2;
+        let mut dest = None;
+        for (i, v) in operands.iter().enumerate() {
+            let access = match name.as_str() {
+                "array.gather" | "array.reverse" | "array.backpermute" | "array.replicate" if i == 0 => {
+                    let NodeKind::Gather { label } = kind else { unreachable!() };
+                    Some(Access::GatherSource { label })
+                }
+                "array.scatter" if i == 0 => {
+                    dest = Some(*v);
+                    Some(Access::Unordered)
+                }
+                "array.permute" if i == 1 => {
+                    dest = Some(*v);
+                    Some(Access::Unordered)
+                }
+                "array.fold" | "array.scan" if i >= half => None,
+                _ => Some(Access::InOutputOrder),
+            };
+            match access {
+                Some(access) if is_array(*v) => self.use_array(*v, id, access, index),
+                _ if is_array(*v) => self.use_array(*v, id, Access::Unordered, index),
+                _ => self.use_scalar(*v, id),
+            }
+        }
+        // Free variables of the regions (seed 000 Table 1 `free f`).
+        for (v, user) in captured(op) {
+            if !is_array(v) {
+                self.use_scalar(v, id);
+            } else if reads_no_elements(user) {
+                let deps = self.deps_of_size(v);
+                self.dep_edges(deps, id);
+            } else {
+                self.use_array(v, id, Access::Unordered, index);
+            }
+        }
+        if let Some(d) = dest {
+            self.consumed.entry(raw(d)).or_insert(index);
+        }
+
+        // What the result size depends on.
+        let union = |this: &Self, values: &[Value], scalar: bool| -> BTreeSet<Dep> {
+            values.iter().flat_map(|v| if scalar { this.deps_of_scalar(*v) } else { this.deps_of_size(*v) }).collect()
+        };
+        let deps = match name.as_str() {
+            "array.map" => union(self, &operands, false),
+            "array.fold" | "array.scan" => union(self, &operands[..half], false),
+            "array.generate" => union(self, &operands, true),
+            "array.backpermute" => union(self, operands.get(1..).unwrap_or_default(), true),
+            "array.gather" => union(self, operands.get(1..).unwrap_or_default(), false),
+            "array.reverse" => union(self, &operands, false),
+            "array.replicate" => {
+                let mut d = union(self, &operands[..operands.len().min(1)], false);
+                d.extend(union(self, operands.get(1..).unwrap_or_default(), true));
+                d
+            }
+            "array.scatter" => union(self, &operands[..operands.len().min(1)], false),
+            "array.permute" => union(self, operands.get(1..2).unwrap_or_default(), false),
+            _ => BTreeSet::new(),
+        };
+        self.size_deps[id.0] = deps;
+
+        if results.iter().any(|r| !is_array(*r)) {
+            return Err(unexpected("it has a result that is not a ranked tensor"));
+        }
+        self.register_results(op, id);
+        Ok(())
+    }
+
+    fn barrier(&mut self, op: OperationRef, index: usize) {
+        let node = self.new_node(op, index, NodeKind::Barrier);
+        let id = self.push_node(node, Some(op.to_raw()));
+        for v in op.operands() {
+            if is_array(v) {
+                self.use_array(v, id, Access::Unordered, index);
+            } else {
+                self.use_scalar(v, id);
+            }
+        }
+        for (v, _) in captured(op) {
+            if is_array(v) {
+                self.use_array(v, id, Access::Unordered, index);
+            } else {
+                self.use_scalar(v, id);
+            }
+        }
+        self.register_results(op, id);
+        // Scalar results need the barrier to have run. An edge must name an array
+        // output, so the dependency is on its first array output, if it has one.
+        let first_array = op.results().find(|r| is_array(*r)).map(raw);
+        let dep = first_array.and_then(|r| self.producers.get(&r).cloned());
+        for r in op.results().filter(|r| !is_array(*r)) {
+            let deps = dep.iter().map(|(n, o, a)| (n.0, *o, a.clone())).collect();
+            self.scalar_deps.insert(raw(r), deps);
+        }
+    }
+
+    /// An op that is not a node: scalar computations (their results carry the
+    /// dependencies of their operands).
+    fn scalar_op(&mut self, op: OperationRef) {
+        let mut deps = BTreeSet::new();
+        for v in op.operands() {
+            deps.extend(self.deps_of_scalar(v));
+        }
+        for (v, _) in captured(op) {
+            deps.extend(self.deps_of_scalar(v));
+        }
+        if deps.is_empty() {
+            return;
+        }
+        for r in op.results() {
+            self.scalar_deps.insert(raw(r), deps.clone());
+        }
+    }
+
+    fn op(&mut self, op: OperationRef, index: usize, terminator: bool) -> Result<(), ExtractError> {
+        let name = op_name(op);
+        if terminator {
+            for v in op.operands() {
+                if is_array(v) {
+                    self.escape(v);
+                }
+            }
+            return Ok(());
+        }
+        match name.as_str() {
+            "array.size" | "array.dim" => {
+                let deps = op.operand(0).map(|a| self.deps_of_size(a)).unwrap_or_default();
+                for r in op.results() {
+                    self.scalar_deps.insert(raw(r), deps.clone());
+                }
+            }
+            "array.index" => {
+                let operands: Vec<Value> = op.operands().collect();
+                let Some(array) = operands.first() else { return Ok(()) };
+                self.escape(*array);
+                let mut deps: BTreeSet<Dep> = operands[1..].iter().flat_map(|v| self.deps_of_scalar(*v)).collect();
+                if let Some((node, output, name)) = self.producers.get(&raw(*array))
+                    && self.graph.nodes[node.0].kind != NodeKind::Input
+                {
+                    deps.insert((node.0, *output, name.clone()));
+                }
+                for r in op.results() {
+                    self.scalar_deps.insert(raw(r), deps.clone());
+                }
+            }
+            _ => {
+                if let Some(kind) = combinator_kind(op) {
+                    self.combinator(op, index, kind)?;
+                } else if op.operands().any(is_array)
+                    || op.results().any(is_array)
+                    || captured(op).iter().any(|(v, _)| is_array(*v))
+                {
+                    self.barrier(op, index);
+                } else {
+                    self.scalar_op(op);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Extracted {
+        // Fusible: ordered access between two combinators, not out of a scatter, and
+        // no unordered edge between the same two nodes.
+        let mut blocked: HashSet<(NodeId, NodeId)> = HashSet::new();
+        for e in &self.graph.edges {
+            if e.access == Access::Unordered {
+                blocked.insert((e.from, e.to));
+            }
+        }
+        let nodes = &self.graph.nodes;
+        for e in &mut self.graph.edges {
+            let (from, to) = (nodes[e.from.0].kind, nodes[e.to.0].kind);
+            e.fusible = e.access != Access::Unordered
+                && from.is_fusible_kind()
+                && to.is_fusible_kind()
+                && from != NodeKind::Scatter
+                && !blocked.contains(&(e.from, e.to));
+        }
+        for (i, n) in self.graph.nodes.iter().enumerate() {
+            // Scatters do not produce their output in an order derived from their
+            // iteration (seed 000 Table 1), so they are no parent transducers.
+            if matches!(n.kind, NodeKind::Fold | NodeKind::Filter | NodeKind::Expand)
+                && let (Some(out), Some(iteration)) = (n.output_size, n.iteration)
+                && out != iteration
+            {
+                self.graph.size_parent.push((out, NodeId(i)));
+            }
+        }
+        self.graph.rigid_sizes = self.sizes.rigid_classes();
+        Extracted { graph: self.graph, ops: self.node_ops }
+    }
+}
+
+/// A block's dependence graph together with the op of each node.
+pub struct Extracted {
+    pub graph: Graph,
+    /// Indexed like `graph.nodes`; `None` for inputs.
+    pub ops: Vec<Option<MlirOperation>>,
+}
+
+/// [`extract`], also giving the op behind every node.
+pub fn extract_block(block: BlockRef, source_text: Option<&str>) -> Result<Extracted, ExtractError> {
+    extract_block_with_names(block, &Names::new(source_text))
+}
+
+/// The dependence graph of `block` (its own ops; nested regions are separate
+/// problems). `source_text` is the text the module was parsed from, for node names.
+pub fn extract(block: BlockRef, source_text: Option<&str>) -> Result<Graph, ExtractError> {
+    extract_with_names(block, &Names::new(source_text))
+}
+
+/// [`extract`] with names and locations from `names`.
+pub fn extract_with_names(block: BlockRef, names: &Names) -> Result<Graph, ExtractError> {
+    extract_block_with_names(block, names).map(|e| e.graph)
+}
+
+/// [`extract_block`] with names and locations from `names`.
+pub fn extract_block_with_names(block: BlockRef, names: &Names) -> Result<Extracted, ExtractError> {
+    let sizes = sizes::infer(block, names)?;
+    let mut b = Builder {
+        names,
+        sizes,
+        graph: Graph::default(),
+        producers: HashMap::new(),
+        scalar_deps: HashMap::new(),
+        size_deps: Vec::new(),
+        consumed: HashMap::new(),
+        edge_keys: HashSet::new(),
+        next_label: 2,
+        node_ops: Vec::new(),
+    };
+    // Inputs: the block's array arguments, then arrays defined outside the block.
+    for i in 0..block.argument_count() {
+        let Ok(argument) = block.argument(i) else { continue };
+        if is_array(argument) {
+            let name = names.argument_name(argument).unwrap_or_else(|| format!("arg{i}"));
+            b.add_input(argument.into(), name);
+        }
+    }
+    let mut defined: HashSet<usize> =
+        (0..block.argument_count()).filter_map(|i| block.argument(i).ok()).map(raw).collect();
+    let mut ops = Vec::new();
+    let mut op = block.first_operation();
+    while let Some(o) = op {
+        for r in o.results() {
+            defined.insert(raw(r));
+        }
+        let mut inner = Vec::new();
+        nested(o, &mut inner, &mut defined);
+        ops.push(o);
+        ops.extend(inner);
+        op = o.next_in_block();
+    }
+    let mut outside = 0;
+    for o in &ops {
+        for v in o.operands() {
+            if is_array(v) && !defined.contains(&raw(v)) && !b.producers.contains_key(&raw(v)) {
+                let name = names.value_name(v).unwrap_or_else(|| format!("outside{outside}"));
+                outside += 1;
+                b.add_input(v, name);
+            }
+        }
+    }
+    let mut index = 0;
+    let mut op = block.first_operation();
+    while let Some(o) = op {
+        // The last op of a block with no results is its terminator (`func.return`,
+        // `scf.yield`, `scf.condition`, …; `mlirBlockGetTerminator` does not see the
+        // `IsTerminator` trait of every dialect's terminators through the C API).
+        let is_terminator = o.next_in_block().is_none() && o.result_count() == 0;
+        b.op(o, index, is_terminator)?;
+        index += 1;
+        op = o.next_in_block();
+    }
+    Ok(b.finish())
+}
+
+/// The graph of the body of a `func.func`.
+pub fn extract_function(function: OperationRef, source_text: Option<&str>) -> Result<Graph, ExtractError> {
+    extract_function_with_names(function, &Names::new(source_text))
+}
+
+/// [`extract_function`] with names and locations from `names`.
+pub fn extract_function_with_names(function: OperationRef, names: &Names) -> Result<Graph, ExtractError> {
+    let location = names.location(function.location());
+    if op_name(function) != "func.func" {
+        return Err(ExtractError {
+            message: format!("expected a 'func.func', found '{}'", op_name(function)),
+            location,
+        });
+    }
+    let body = function.region(0).ok().and_then(|r| r.first_block()).ok_or_else(|| ExtractError {
+        message: "the function is a declaration: it has no body".to_owned(),
+        location: location.clone(),
+    })?;
+    if body.next_in_region().is_some() {
+        return Err(ExtractError {
+            message: "the function body has several blocks; the fusion analysis works on single blocks".to_owned(),
+            location,
+        });
+    }
+    extract_with_names(body, names)
+}
+
+/// The graphs of every `func.func` with a body in `module`, by function name, in order.
+pub fn extract_module(module: &Module, source_text: Option<&str>) -> Vec<(String, Result<Graph, ExtractError>)> {
+    let names = Names::new(source_text);
+    let mut out = Vec::new();
+    let mut op = module.body().first_operation();
+    while let Some(function) = op {
+        let has_body = function.region(0).ok().and_then(|r| r.first_block()).is_some();
+        if op_name(function) == "func.func" && has_body {
+            let name = function
+                .attribute("sym_name")
+                .ok()
+                .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_owned())
+                .unwrap_or_default();
+            out.push((name, extract_function_with_names(function, &names)));
+        }
+        op = function.next_in_block();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::graph::SizeClass;
+
+    /// The graph (or error) of function `function` of `source`.
+    fn extract_source(source: &str, function: &str) -> Result<Graph, ExtractError> {
+        let context = array_dialect::context();
+        let module = array_dialect::source::parse_source(&context, source, "test.mlir")
+            .unwrap_or_else(|e| panic!("does not parse:\n{e}"));
+        let all = extract_module(&module, Some(source));
+        all.into_iter().find(|(n, _)| n == function).unwrap_or_else(|| panic!("no @{function}")).1
+    }
+
+    fn graph(source: &str, function: &str) -> Graph {
+        extract_source(source, function).unwrap_or_else(|e| panic!("@{function}: {e}"))
+    }
+
+    fn error(source: &str, function: &str) -> String {
+        match extract_source(source, function) {
+            Ok(g) => panic!("@{function} extracted, but should not:\n{g}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn node<'g>(g: &'g Graph, name: &str) -> (NodeId, &'g Node) {
+        let id = g.find(name).unwrap_or_else(|| panic!("no node {name} in\n{g}"));
+        (id, g.node(id))
+    }
+
+    fn edges<'g>(g: &'g Graph, from: &str, to: &str) -> Vec<&'g Edge> {
+        let (a, b) = (node(g, from).0, node(g, to).0);
+        g.edges.iter().filter(|e| e.from == a && e.to == b).collect()
+    }
+
+    fn edge<'g>(g: &'g Graph, from: &str, to: &str) -> &'g Edge {
+        let es = edges(g, from, to);
+        assert_eq!(es.len(), 1, "expected one edge {from} -> {to} in\n{g}{:#?}", g.edges);
+        es[0]
+    }
+
+    const INC: &str = "^bb0(%x: i64):\n    %c1 = arith.constant 1 : i64\n    %y = arith.addi %x, %c1 : i64\n    array.yield %y : i64\n  }";
+    const POSITIVE: &str = "^bb0(%x: i64):\n    %c0 = arith.constant 0 : i64\n    %p = arith.cmpi sgt, %x, %c0 : i64\n    array.yield %p : i1\n  }";
+
+    fn map(result: &str, input: &str) -> String {
+        format!("  {result} = array.map {input} : tensor<?xi64> -> tensor<?xi64> {{\n  {INC}\n")
+    }
+
+    fn filter(result: &str, input: &str) -> String {
+        format!("  {result} = array.filter {input} : tensor<?xi64> -> tensor<?xi64> {{\n  {POSITIVE}\n")
+    }
+
+    #[test]
+    fn result_lists_are_parsed() {
+        assert_eq!(parse_result_groups("%a = "), Some(vec![("a".into(), 1)]));
+        assert_eq!(parse_result_groups("%a, %b ="), Some(vec![("a".into(), 1), ("b".into(), 1)]));
+        assert_eq!(parse_result_groups("%r:2 = array.map"), Some(vec![("r".into(), 2)]));
+        assert_eq!(parse_result_groups("%0"), Some(vec![("0".into(), 1)]));
+        assert_eq!(parse_result_groups("%a %b"), None);
+        assert_eq!(parse_result_groups("array.map %a"), None);
+    }
+
+    #[test]
+    fn names_come_from_the_source_text() {
+        let source = format!(
+            "func.func @f(%xs: tensor<?xi64>,\n    %ys: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {{\n{}{}  %a:2 = array.map %xs : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> {{\n  ^bb0(%x: i64):\n    array.yield %x, %x : i64, i64\n  }}\n  %p, %q = array.map %a#1, %ys : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> {{\n  ^bb0(%x: i64, %y: i64):\n    array.yield %x, %y : i64, i64\n  }}\n  return %p, %q : tensor<?xi64>, tensor<?xi64>\n}}\n",
+            map("%m", "%xs"),
+            map("%n", "%m"),
+        );
+        let g = graph(&source, "f");
+        let names: Vec<&str> = g.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["xs", "ys", "m", "n", "a", "p"], "{g}");
+        assert_eq!(edge(&g, "a", "p").array, "a#1");
+        assert_eq!(edge(&g, "a", "p").output, 1);
+        assert!(node(&g, "p").1.escapes);
+        assert!(!node(&g, "n").1.escapes);
+        // Without the source text: locations.
+        let context = array_dialect::context();
+        let module = array_dialect::source::parse_source(&context, &source, "test.mlir").unwrap();
+        let (_, g) = extract_module(&module, None).pop().unwrap();
+        let g = g.unwrap();
+        assert_eq!(g.nodes[0].name, "arg0", "{g}");
+        assert_eq!(g.nodes[2].name, "-:3:8", "{g}");
+    }
+
+    #[test]
+    fn signature_names_are_a_fallback_for_arguments() {
+        let source = "func.func @f(%first: tensor<?xi64>, %n: index,\n  %second: tensor<4x?xf32>) -> i1 {\n  %t = arith.constant true\n  return %t : i1\n}\n";
+        let names = Names::new(Some(source));
+        let context = array_dialect::context();
+        let module = array_dialect::source::parse_source(&context, source, "test.mlir").unwrap();
+        let function = module.body().first_operation().unwrap();
+        assert_eq!(names.signature_names(function).unwrap(), ["first", "n", "second"]);
+    }
+
+    #[test]
+    fn force_is_a_barrier_that_keeps_the_size() {
+        let source = format!(
+            "func.func @f(%xs: tensor<?xi64>) -> tensor<?xi64> {{\n{}  %f = array.force %m : tensor<?xi64>\n  %z = array.map %f, %xs : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%a: i64, %b: i64):\n    array.yield %a : i64\n  }}\n  return %z : tensor<?xi64>\n}}\n",
+            map("%m", "%xs")
+        );
+        let g = graph(&source, "f");
+        let (_, f) = node(&g, "f");
+        assert_eq!(f.kind, NodeKind::Barrier);
+        assert_eq!(f.iteration, None);
+        let e = edge(&g, "m", "f");
+        assert!(!e.fusible && e.access == Access::Unordered, "{g}");
+        assert!(node(&g, "m").1.escapes, "used by a barrier: {g}");
+        assert!(!edge(&g, "f", "z").fusible, "{g}");
+        assert_eq!(node(&g, "z").1.iteration, node(&g, "m").1.iteration, "{g}");
+    }
+
+    #[test]
+    fn uses_of_a_scatter_destination_after_the_scatter_are_unordered() {
+        let source = format!(
+            "func.func @f(%xs: tensor<?xi64>, %is: tensor<?xindex>) -> (tensor<?xi64>, tensor<?xi64>) {{\n{}{}  %r = array.scatter %d[%is], %v : tensor<?xi64>[tensor<?xindex>], tensor<?xi64> combine {{\n  ^bb0(%o: i64, %n: i64):\n    array.yield %n : i64\n  }}\n{}{}  return %r, %after : tensor<?xi64>, tensor<?xi64>\n}}\n",
+            map("%d", "%xs"),
+            map("%v", "%xs"),
+            map("%after", "%d"),
+            map("%fromr", "%r"),
+        );
+        let g = graph(&source, "f");
+        let e = edge(&g, "d", "r");
+        assert!(!e.fusible && e.access == Access::Unordered, "destination: {g}");
+        let e = edge(&g, "v", "r");
+        assert!(e.fusible && e.access == Access::InOutputOrder, "values: {g}");
+        let e = edge(&g, "d", "after");
+        assert!(!e.fusible && e.access == Access::Unordered, "use after the scatter: {g}");
+        assert!(!edge(&g, "r", "fromr").fusible, "a scatter produces no order: {g}");
+        let (r, scatter) = node(&g, "r");
+        assert_eq!(scatter.kind, NodeKind::Scatter);
+        assert_eq!(scatter.iteration, node(&g, "v").1.iteration);
+        assert_eq!(scatter.output_size, node(&g, "d").1.iteration);
+        assert!(g.size_parent.iter().all(|(_, n)| *n != r), "{g}");
+    }
+
+    #[test]
+    fn gathers_are_labelled_in_program_order_with_the_sugar() {
+        let source = "func.func @f(%xs: tensor<?xi64>, %is: tensor<?xindex>, %k: index) -> (tensor<?xi64>, tensor<?xi64>, tensor<?x?xi64>, tensor<?xi64>) {
+  %a = array.gather %xs[%is] : tensor<?xi64>[tensor<?xindex>] -> tensor<?xi64>
+  %b = array.reverse %a : tensor<?xi64>
+  %c = array.replicate %b, %k : tensor<?xi64> -> tensor<?x?xi64>
+  %n = array.size %xs : tensor<?xi64>
+  %d = array.backpermute %b to (%n) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%i: index):
+    array.yield %i : index
+  }
+  return %a, %b, %c, %d : tensor<?xi64>, tensor<?xi64>, tensor<?x?xi64>, tensor<?xi64>
+}
+";
+        let g = graph(source, "f");
+        let labels: Vec<(String, NodeKind)> = g.nodes.iter().skip(2).map(|n| (n.name.clone(), n.kind)).collect();
+        assert_eq!(
+            labels,
+            [
+                ("a".to_owned(), NodeKind::Gather { label: 2 }),
+                ("b".to_owned(), NodeKind::Gather { label: 3 }),
+                ("c".to_owned(), NodeKind::Gather { label: 4 }),
+                ("d".to_owned(), NodeKind::Gather { label: 5 }),
+            ],
+            "{g}"
+        );
+        assert_eq!(edge(&g, "a", "b").access, Access::GatherSource { label: 3 });
+        assert!(edge(&g, "a", "b").fusible);
+        assert_eq!(edge(&g, "is", "a").access, Access::InOutputOrder);
+        assert_eq!(edge(&g, "xs", "a").access, Access::GatherSource { label: 2 });
+        // reverse keeps the size; backpermute to (size xs) has the size of xs; the index
+        // arrays of `a` have the size of `is`.
+        assert_eq!(node(&g, "a").1.iteration, node(&g, "b").1.iteration);
+        assert_eq!(node(&g, "d").1.iteration, Some(SizeClass(0)), "{g}");
+        assert!(g.rigid_sizes.contains(&node(&g, "c").1.iteration.unwrap()), "{g}");
+    }
+
+    #[test]
+    fn scans_folds_and_transducers() {
+        let source = format!(
+            "func.func @f(%xs: tensor<?xi64>, %m: tensor<?x?xi64>) -> (tensor<?xi64>, tensor<i64>, tensor<?xi64>, tensor<?xi64>) {{
+  %z = arith.constant 0 : i64
+  %s = array.scan right exclusive %xs init(%z : i64) : tensor<?xi64> -> tensor<?xi64> {{
+  ^bb0(%acc: i64, %x: i64):
+    %r = arith.addi %acc, %x : i64
+    array.yield %r : i64
+  }}
+{}  %t = array.fold %g init(%z : i64) : tensor<?xi64> -> tensor<i64> {{
+  ^bb0(%acc: i64, %x: i64):
+    %r = arith.addi %acc, %x : i64
+    array.yield %r : i64
+  }}
+  %rows = array.fold %m init(%z : i64) : tensor<?x?xi64> -> tensor<?xi64> {{
+  ^bb0(%acc: i64, %x: i64):
+    %r = arith.addi %acc, %x : i64
+    array.yield %r : i64
+  }}
+  %e = array.expand %g : tensor<?xi64> -> tensor<?xi64> count {{
+  ^bb0(%x: i64):
+    %c2 = arith.constant 2 : index
+    array.yield %c2 : index
+  }} get {{
+  ^bb0(%x: i64, %j: index):
+    array.yield %x : i64
+  }}
+  return %s, %t, %rows, %e : tensor<?xi64>, tensor<i64>, tensor<?xi64>, tensor<?xi64>
+}}
+",
+            filter("%g", "%xs")
+        );
+        let g = graph(&source, "f");
+        let (_, s) = node(&g, "s");
+        assert_eq!(s.kind, NodeKind::Scan { backward: true }, "{g}");
+        assert_eq!(s.iteration, node(&g, "xs").1.output_size);
+        assert_eq!(s.iteration, Some(SizeClass(0)));
+        let (gid, gn) = node(&g, "g");
+        let (tid, t) = node(&g, "t");
+        let (eid, e) = node(&g, "e");
+        assert_eq!(t.iteration, gn.output_size, "{g}");
+        assert_eq!(e.iteration, gn.output_size, "{g}");
+        assert!(g.rigid_sizes.contains(&gn.output_size.unwrap()) && g.rigid_sizes.contains(&e.output_size.unwrap()));
+        assert_ne!(gn.output_size, e.output_size);
+        for (n, id) in [(gn, gid), (t, tid), (e, eid)] {
+            assert!(g.size_parent.contains(&(n.output_size.unwrap(), id)), "{g}");
+        }
+        // The rows of a 2-D argument: not rigid, one less dimension.
+        let (_, rows) = node(&g, "rows");
+        assert_ne!(rows.iteration, rows.output_size);
+        assert!(!g.rigid_sizes.contains(&rows.output_size.unwrap()), "{g}");
+        assert_eq!(t.output_bytes, [Some(8)]);
+    }
+
+    #[test]
+    fn static_shapes_and_bytes() {
+        let source = "func.func @f(%a: tensor<4xcomplex<f64>>, %b: tensor<4x3xi1>, %c: tensor<2xindex>, %d: tensor<5xf16>) -> tensor<4xcomplex<f64>> {
+  return %a : tensor<4xcomplex<f64>>
+}
+";
+        let g = graph(source, "f");
+        let bytes: Vec<Option<u64>> = g.nodes.iter().map(|n| n.output_bytes[0]).collect();
+        assert_eq!(bytes, [Some(64), Some(12), Some(16), Some(10)], "{g}");
+        assert!(g.nodes[0].escapes && !g.nodes[1].escapes);
+    }
+
+    #[test]
+    fn bad1_and_bad2_are_ill_sized() {
+        let bad1 = format!(
+            "func.func @bad1(%xs: tensor<?xi64>) -> tensor<?xi64> {{\n{}  %ys = array.map %flt, %xs : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%a: i64, %b: i64):\n    array.yield %a : i64\n  }}\n  return %ys : tensor<?xi64>\n}}\n",
+            filter("%flt", "%xs")
+        );
+        assert_eq!(
+            error(&bad1, "bad1"),
+            "-:8:9: ill-sized program: 'array.map' requires its inputs to have the same size, but %flt has a \
+             data-dependent size (from 'array.filter' at -:2:10) and %xs is a function argument"
+        );
+        let bad2 = format!(
+            "func.func @bad2(%xs: tensor<?xi64>) -> tensor<?xi64> {{\n{}{}  %ys = array.map %flt1, %flt2 : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%a: i64, %b: i64):\n    array.yield %a : i64\n  }}\n  return %ys : tensor<?xi64>\n}}\n",
+            filter("%flt1", "%xs"),
+            filter("%flt2", "%xs")
+        );
+        assert_eq!(
+            error(&bad2, "bad2"),
+            "-:14:9: ill-sized program: 'array.map' requires its inputs to have the same size, but %flt1 has a \
+             data-dependent size (from 'array.filter' at -:2:11) and %flt2 has a different data-dependent size \
+             (from 'array.filter' at -:8:11)"
+        );
+    }
+
+    #[test]
+    fn more_ill_sized_programs() {
+        // A map of a map of a filter, zipped with the argument: the message names the
+        // array whose size it is.
+        let source = format!(
+            "func.func @f(%xs: tensor<?xi64>) -> tensor<?xi64> {{\n{}{}  %ys = array.map %xs, %m : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%a: i64, %b: i64):\n    array.yield %a : i64\n  }}\n  return %ys : tensor<?xi64>\n}}\n",
+            filter("%flt", "%xs"),
+            map("%m", "%flt")
+        );
+        let e = error(&source, "f");
+        assert!(
+            e.contains(
+                "%xs is a function argument and %m has the data-dependent size of %flt (from 'array.filter' at -:2:10)"
+            ),
+            "{e}"
+        );
+        // Two static shapes.
+        let source = "func.func @f(%a: tensor<4xi64>, %b: tensor<?xi64>, %c: tensor<5xi64>) -> tensor<?xi64> {
+  %r = array.map %a, %b : tensor<4xi64>, tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64, %y: i64):
+    array.yield %x : i64
+  }
+  %s = array.map %r, %c : tensor<?xi64>, tensor<5xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64, %y: i64):
+    array.yield %x : i64
+  }
+  return %s : tensor<?xi64>
+}
+";
+        let e = error(source, "f");
+        assert!(
+            e.starts_with("-:6:8: ill-sized program: 'array.map' requires its inputs to have the same size"),
+            "{e}"
+        );
+        assert!(e.contains("%r has the static shape [4] and %c has the static shape [5]"), "{e}");
+        // Data-dependent generates: equal shape operands give equal sizes, others do not.
+        let generate = |name: &str, n: &str| {
+            format!(
+                "  {name} = array.generate ({n}) : tensor<?xi64> {{\n  ^bb0(%i: index):\n    %v = arith.index_cast %i : index to i64\n    array.yield %v : i64\n  }}\n"
+            )
+        };
+        let zip = "  %z = array.map %p, %q : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {\n  ^bb0(%x: i64, %y: i64):\n    array.yield %x : i64\n  }\n  return %z : tensor<?xi64>\n}\n";
+        let same = format!(
+            "func.func @f(%n: index) -> tensor<?xi64> {{\n{}{}{zip}",
+            generate("%p", "%n"),
+            generate("%q", "%n")
+        );
+        let g = graph(&same, "f");
+        assert_eq!(g.rigid_sizes.len(), 1, "{g}");
+        let other = format!(
+            "func.func @f(%n: index, %m: index) -> tensor<?xi64> {{\n{}{}{zip}",
+            generate("%p", "%n"),
+            generate("%q", "%m")
+        );
+        let e = error(&other, "f");
+        assert!(
+            e.contains("%p has a data-dependent size (from 'array.generate' at -:2:8) and %q has a different"),
+            "{e}"
+        );
+        // Constant shapes are static.
+        let constant = format!(
+            "func.func @f(%xs: tensor<3xi64>) -> tensor<?xi64> {{\n  %c3 = arith.constant 3 : index\n{}  %q = array.map %xs : tensor<3xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64):\n    array.yield %x : i64\n  }}\n{zip}",
+            generate("%p", "%c3")
+        );
+        let g = graph(&constant, "f");
+        assert!(g.rigid_sizes.is_empty(), "{g}");
+        assert_eq!(node(&g, "p").1.iteration, node(&g, "q").1.iteration);
+    }
+
+    #[test]
+    fn free_variables_and_scalar_dependencies() {
+        let source = format!(
+            "func.func @f(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {{
+  %z = arith.constant 0 : i64
+  %sum = array.fold %xs init(%z : i64) : tensor<?xi64> -> tensor<i64> {{
+  ^bb0(%acc: i64, %x: i64):
+    %r = arith.addi %acc, %x : i64
+    array.yield %r : i64
+  }}
+{}  %s = array.index %sum[] : tensor<i64>
+  %s2 = arith.addi %s, %s : i64
+  %n = array.dim %flt, 0 : tensor<?xi64>
+  %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {{
+  ^bb0(%x: i64):
+    %c0 = arith.constant 0 : index
+    %b = arith.cmpi eq, %x, %s2 : i64
+    %y = scf.if %b -> (i64) {{
+      %w = array.index %flt[%c0] : tensor<?xi64>
+      scf.yield %w : i64
+    }} else {{
+      scf.yield %x : i64
+    }}
+    array.yield %y : i64
+  }}
+  %gen = array.generate (%n) : tensor<?xi64> {{
+  ^bb0(%i: index):
+    array.yield %z : i64
+  }}
+  return %ys, %gen : tensor<?xi64>, tensor<?xi64>
+}}
+",
+            filter("%flt", "%xs")
+        );
+        let g = graph(&source, "f");
+        let free = edge(&g, "flt", "ys");
+        assert!(free.access == Access::Unordered && !free.fusible, "free variable under scf.if: {g}");
+        let scalar = edge(&g, "sum", "ys");
+        assert!(scalar.access == Access::Unordered && !scalar.fusible, "scalar read at block level: {g}");
+        assert!(node(&g, "sum").1.escapes);
+        let size = edge(&g, "flt", "gen");
+        assert!(size.access == Access::Unordered, "the size of a filter result is known after it ran: {g}");
+        assert_eq!(node(&g, "gen").1.iteration, node(&g, "flt").1.output_size, "{g}");
+        assert_eq!(edges(&g, "xs", "gen").len(), 0, "{g}");
+    }
+
+    #[test]
+    fn scf_ops_are_barriers_and_their_bodies_separate_graphs() {
+        let source = format!(
+            "func.func @f(%xs: tensor<?xi64>, %k: index) -> tensor<?xi64> {{
+{}  %lb = arith.constant 0 : index
+  %step = arith.constant 1 : index
+  %r = scf.for %i = %lb to %k step %step iter_args(%acc = %m) -> (tensor<?xi64>) {{
+    %s = array.map %acc, %xs : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{
+    ^bb0(%a: i64, %b: i64):
+      %y = arith.addi %a, %b : i64
+      array.yield %y : i64
+    }}
+    scf.yield %s : tensor<?xi64>
+  }}
+{}  return %after : tensor<?xi64>
+}}
+",
+            map("%m", "%xs"),
+            map("%after", "%r")
+        );
+        let g = graph(&source, "f");
+        let (_, r) = node(&g, "r");
+        assert_eq!(r.kind, NodeKind::Barrier);
+        assert!(edge(&g, "m", "r").access == Access::Unordered && edge(&g, "xs", "r").access == Access::Unordered);
+        assert!(node(&g, "m").1.escapes);
+        assert!(!edge(&g, "r", "after").fusible);
+        // The loop body on its own: the iteration argument and the captured %xs are inputs.
+        let context = array_dialect::context();
+        let module = array_dialect::source::parse_source(&context, &source, "test.mlir").unwrap();
+        let function = module.body().first_operation().unwrap();
+        let body = function.region(0).unwrap().first_block().unwrap();
+        let mut op = body.first_operation();
+        while let Some(o) = op {
+            if op_name(o) == "scf.for" {
+                let inner = o.region(0).unwrap().first_block().unwrap();
+                let g = extract(inner, Some(&source)).unwrap();
+                let kinds: Vec<(&str, NodeKind)> = g.nodes.iter().map(|n| (n.name.as_str(), n.kind)).collect();
+                assert_eq!(kinds, [("acc", NodeKind::Input), ("xs", NodeKind::Input), ("s", NodeKind::Map)], "{g}");
+                assert!(g.nodes[2].escapes, "yielded: {g}");
+                assert_eq!(g.nodes[2].iteration, Some(SizeClass(0)), "{g}");
+                return;
+            }
+            op = o.next_in_block();
+        }
+        panic!("no scf.for");
+    }
+
+    #[test]
+    fn errors_do_not_panic_on_declarations() {
+        let source = "func.func private @ext(tensor<?xi64>) -> tensor<?xi64>\n";
+        let context = array_dialect::context();
+        let module = array_dialect::source::parse_source(&context, source, "test.mlir").unwrap();
+        let function = module.body().first_operation().unwrap();
+        let e = extract_function(function, Some(source)).unwrap_err();
+        assert!(e.to_string().contains("declaration"), "{e}");
+        assert!(extract_module(&module, None).is_empty());
+    }
+}

@@ -1,0 +1,812 @@
+//! The fusion ILP, built as solver-neutral data (`fusion_solver::Model`).
+//!
+//! Three formulations (pass option `formulation=`):
+//! * `gather`: seed 000 Fig. 4 exactly: π, x, m, dᵒ/dⁱ with the paper's big-M
+//!   constants (n for π, g+2 for orders), x variables fixed to 1 on infusible edges.
+//! * `robinson`: seed 001 Fig. 1.14 exactly: pairwise x variables over the pairs that
+//!   `possible` keeps (fusion-preventing-path pruning, Fig. 1.13), c variables, the
+//!   concestor constraints, and its weighted objective.
+//! * `combined` (default): seed 000's linear formulation with the tightest bounds we can
+//!   prove (π ≤ the longest path of the graph, order differences ≤ g+1), x variables
+//!   only on fusible pairs, plus seed 001's size-changing rules: the transducer and
+//!   concestor constraints become edge-local (a fused edge needs compatible iteration
+//!   sizes), so gathers and filters fuse in one program.
+//!
+//! Reading the solution back (seed 000 §4.1 "Performance and correctness") is
+//! [`Ilp::clustering`].
+
+use super::clustering::Clustering;
+use super::cost::{CostFunction, CostModel};
+use super::graph::{Access, Graph, NodeId, NodeKind, ORDER_BACKWARD, ORDER_FORWARD};
+use fusion_solver::{Model, Sense, VarId, VarKind};
+use indexmap::IndexMap;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::str::FromStr;
+
+/// Which ILP to build (pass option `formulation=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Formulation {
+    #[default]
+    Combined,
+    Gather,
+    Robinson,
+}
+
+impl FromStr for Formulation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "combined" => Ok(Formulation::Combined),
+            "gather" => Ok(Formulation::Gather),
+            "robinson" => Ok(Formulation::Robinson),
+            other => Err(format!("unknown formulation '{other}' (expected combined, gather or robinson)")),
+        }
+    }
+}
+
+impl fmt::Display for Formulation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Formulation::Combined => "combined",
+            Formulation::Gather => "gather",
+            Formulation::Robinson => "robinson",
+        })
+    }
+}
+
+/// Why a model could not be built for this graph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormulationError(pub String);
+
+impl fmt::Display for FormulationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A built model and the variables needed to read a solution back.
+#[derive(Clone, Debug)]
+pub struct Ilp {
+    pub formulation: Formulation,
+    pub model: Model,
+    /// π of every node (position in the cluster order).
+    pi: Vec<VarId>,
+    /// Output order dᵒ of every node, when it has a variable.
+    order: Vec<Option<VarId>>,
+    /// x of node pairs (smaller index first): 0 when fused.
+    x: IndexMap<(NodeId, NodeId), VarId>,
+    /// Constant added to the objective value to report the cost model's value.
+    pub objective_offset: f64,
+}
+
+/// Variables and rows are named after nodes; names of nodes are SSA names that may
+/// repeat across the graph in principle, so the node index is part of every name.
+fn vname(graph: &Graph, prefix: &str, n: NodeId) -> String {
+    format!("{prefix}_{}_{}", n.0, graph.node(n).name)
+}
+
+fn pair_key(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
+    if a <= b { (a, b) } else { (b, a) }
+}
+
+/// The longest path (in edges) from any source to `n`, per node: π never needs to
+/// exceed the largest of these (clusters can be numbered by their depth in the
+/// quotient DAG), which is the tightest general bound on π and on its big-M.
+fn longest_path_depths(graph: &Graph) -> Vec<usize> {
+    let mut depth = vec![0usize; graph.nodes.len()];
+    // Nodes are in program order, a topological order of the edges.
+    for e in &graph.edges {
+        if e.from < e.to {
+            depth[e.to.0] = depth[e.to.0].max(depth[e.from.0] + 1);
+        }
+    }
+    // A second sweep in node order makes this exact for edges listed out of order.
+    for n in graph.node_ids() {
+        for (_, e) in graph.in_edges(n) {
+            depth[n.0] = depth[n.0].max(depth[e.from.0] + 1);
+        }
+    }
+    depth
+}
+
+/// Whether some path from `a` to `b` exists and whether one contains an infusible
+/// edge (seed 001 Fig. 1.13 `possible`).
+fn reachability(graph: &Graph) -> (Vec<Vec<bool>>, Vec<Vec<bool>>) {
+    let n = graph.nodes.len();
+    let mut reach = vec![vec![false; n]; n];
+    let mut preventing = vec![vec![false; n]; n];
+    // Process nodes in reverse program order: successors are already complete.
+    for a in (0..n).rev() {
+        for (_, e) in graph.out_edges(NodeId(a)) {
+            let b = e.to.0;
+            reach[a][b] = true;
+            if !e.fusible {
+                preventing[a][b] = true;
+            }
+            for c in 0..n {
+                if reach[b][c] {
+                    reach[a][c] = true;
+                    if preventing[b][c] || !e.fusible {
+                        preventing[a][c] = true;
+                    }
+                }
+            }
+        }
+    }
+    (reach, preventing)
+}
+
+/// seed 001 Fig. 1.13: no path between `a` and `b` (either way) has an infusible edge.
+fn possible(preventing: &[Vec<bool>], a: NodeId, b: NodeId) -> bool {
+    !preventing[a.0][b.0] && !preventing[b.0][a.0]
+}
+
+/// The parent transducer of a node (seed 001 Fig. 1.7): the transducer whose output
+/// size is the node's iteration size.
+fn parent_transducer(graph: &Graph, n: NodeId) -> Option<NodeId> {
+    let iteration = graph.node(n).iteration?;
+    graph.transducer_of(iteration).filter(|t| *t != n)
+}
+
+/// Compatible concestors of `a` and `b` with their distance (seed 001 Fig. 1.8).
+fn concestors_with_distance(graph: &Graph, a: NodeId, b: NodeId, fuel: usize) -> Option<(NodeId, NodeId, usize)> {
+    let (ia, ib) = (graph.node(a).iteration?, graph.node(b).iteration?);
+    if ia == ib {
+        return Some((a, b, 0));
+    }
+    if fuel == 0 {
+        return None;
+    }
+    let pa = parent_transducer(graph, a).and_then(|a2| concestors_with_distance(graph, a2, b, fuel - 1));
+    let pb = parent_transducer(graph, b).and_then(|b2| concestors_with_distance(graph, a, b2, fuel - 1));
+    let closest = match (pa, pb) {
+        (Some(l), Some(r)) => Some(if l.2 <= r.2 { l } else { r }),
+        (l, r) => l.or(r),
+    };
+    closest.map(|(x, y, d)| (x, y, d + 1))
+}
+
+/// `concestors(a, b)` of seed 001 Fig. 1.8, or `None` (⊥).
+pub fn concestors(graph: &Graph, a: NodeId, b: NodeId) -> Option<(NodeId, NodeId)> {
+    concestors_with_distance(graph, a, b, graph.nodes.len() * 2).map(|(x, y, _)| (x, y))
+}
+
+/// Builder state shared by the formulations.
+struct Builder<'g> {
+    graph: &'g Graph,
+    model: Model,
+    pi: Vec<VarId>,
+    order: Vec<Option<VarId>>,
+    x: IndexMap<(NodeId, NodeId), VarId>,
+}
+
+impl<'g> Builder<'g> {
+    fn new(graph: &'g Graph, name: &str, pi_upper: f64) -> Self {
+        let mut model = Model::new(name, Sense::Minimize);
+        let pi = graph.node_ids().map(|n| model.add_variable(vname(graph, "pi", n), VarKind::Integer, 0.0, pi_upper)).collect();
+        Builder { graph, model, pi, order: vec![None; graph.nodes.len()], x: IndexMap::new() }
+    }
+
+    fn x_var(&mut self, a: NodeId, b: NodeId) -> VarId {
+        let key = pair_key(a, b);
+        if let Some(v) = self.x.get(&key) {
+            return *v;
+        }
+        let name = format!("x_{}_{}_{}_{}", key.0.0, self.graph.node(key.0).name, key.1.0, self.graph.node(key.1).name);
+        let v = self.model.add_variable(name, VarKind::Binary, 0.0, 1.0);
+        self.x.insert(key, v);
+        v
+    }
+
+    fn row(&mut self, name: String, terms: Vec<(VarId, f64)>, lower: f64, upper: f64) {
+        self.model.add_row(name, terms, lower, upper);
+    }
+
+    /// `lo·x <= π_b − π_a <= hi·x` (seed 000 (5), seed 001 §1.4.3).
+    fn precedence(&mut self, a: NodeId, b: NodeId, x: VarId, lo: f64, hi: f64, tag: &str) {
+        let (pa, pb) = (self.pi[a.0], self.pi[b.0]);
+        self.row(format!("{tag}_lo_{}_{}", a.0, b.0), vec![(pb, 1.0), (pa, -1.0), (x, -lo)], 0.0, f64::INFINITY);
+        self.row(format!("{tag}_hi_{}_{}", a.0, b.0), vec![(pb, 1.0), (pa, -1.0), (x, -hi)], f64::NEG_INFINITY, 0.0);
+    }
+
+    /// `π_b − π_a >= 1`: b runs in a later cluster than a.
+    fn strictly_after(&mut self, a: NodeId, b: NodeId, tag: &str) {
+        let (pa, pb) = (self.pi[a.0], self.pi[b.0]);
+        self.row(format!("{tag}_{}_{}", a.0, b.0), vec![(pb, 1.0), (pa, -1.0)], 1.0, f64::INFINITY);
+    }
+}
+
+/// Whether an edge may be fused over at all: fusible by kind, both ends real loops,
+/// and iteration sizes compatible (seed 001 §1.4.3 "Fusion between different iteration
+/// sizes": the consumer's iteration size is the producer's, or the producer is a
+/// transducer whose output size it is).
+fn edge_size_compatible(graph: &Graph, a: NodeId, b: NodeId) -> bool {
+    let (na, nb) = (graph.node(a), graph.node(b));
+    if !na.kind.is_fusible_kind() || !nb.kind.is_fusible_kind() {
+        return false;
+    }
+    match (na.iteration, nb.iteration) {
+        (None, _) | (_, None) => false,
+        (Some(ia), Some(ib)) => {
+            ia == ib
+                || na.output_size == Some(ib)
+                // A gather pushes its index into the producer of its source: the
+                // producer then runs over the gather's iteration space (seed 000 §3.3).
+                || graph.edges.iter().any(|e| e.from == a && e.to == b && matches!(e.access, Access::GatherSource { .. }))
+        }
+    }
+}
+
+/// Builds the ILP of `formulation` for `graph` under `cost`.
+pub fn build(graph: &Graph, formulation: Formulation, cost: &CostFunction) -> Result<Ilp, FormulationError> {
+    match formulation {
+        Formulation::Robinson => build_robinson(graph, cost),
+        Formulation::Gather | Formulation::Combined => build_linear(graph, formulation, cost),
+    }
+}
+
+/// seed 000 Fig. 4 (`gather`), or its tightened and size-aware version (`combined`).
+fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) -> Result<Ilp, FormulationError> {
+    let exact = formulation == Formulation::Gather;
+    let n = graph.nodes.len();
+    let g = graph.gather_count() as f64;
+    let depths = longest_path_depths(graph);
+    let pi_upper = if exact { n as f64 } else { depths.iter().copied().max().unwrap_or(0) as f64 };
+    let order_m = if exact { g + 2.0 } else { g + 1.0 };
+    let mut b = Builder::new(graph, &format!("fusion_{formulation}"), pi_upper);
+
+    // Output order variables dᵒ ∈ [0, g+1], fixed where the combinator fixes them
+    // (seed 000 Fig. 4: scanl 0, scanr 1; filter/expand stream in order 0).
+    for node in graph.node_ids() {
+        let kind = graph.node(node).kind;
+        if !kind.is_fusible_kind() {
+            continue;
+        }
+        let (lo, hi) = match kind.fixed_output_order() {
+            Some(o) => (o as f64, o as f64),
+            None => (0.0, g + 1.0),
+        };
+        let v = b.model.add_variable(vname(graph, "d", node), VarKind::Integer, lo, hi);
+        b.order[node.0] = Some(v);
+    }
+
+    // x on node pairs, precedence (seed 000 (2)-(5)).
+    let mut fused_candidates: Vec<(NodeId, NodeId)> = Vec::new();
+    let mut seen_pairs = BTreeSet::new();
+    for e in &graph.edges {
+        if !seen_pairs.insert((e.from, e.to)) {
+            continue;
+        }
+        let any_fusible = graph.edges.iter().any(|f| f.from == e.from && f.to == e.to && f.fusible);
+        let can_fuse = any_fusible && (exact || edge_size_compatible(graph, e.from, e.to));
+        if can_fuse {
+            let x = b.x_var(e.from, e.to);
+            let m = if exact { n as f64 } else { pi_upper.max(1.0) };
+            b.precedence(e.from, e.to, x, 1.0, m, "prec");
+            fused_candidates.push((e.from, e.to));
+        } else if exact {
+            // seed 000 (4): x_ab = 1 on infusible edges, kept as a fixed variable.
+            let x = b.x_var(e.from, e.to);
+            b.model.variables[x.0].lower = 1.0;
+            b.precedence(e.from, e.to, x, 1.0, n as f64, "prec");
+        } else {
+            b.strictly_after(e.from, e.to, "after");
+        }
+    }
+
+    // m: whether an output array is fused away (1) or manifest (0), seed 000 (6)-(7);
+    // (11): a manifest output has order 0 or 1.
+    let mut manifest_terms: Vec<(NodeId, usize, Option<VarId>)> = Vec::new();
+    for node in graph.node_ids() {
+        let nd = graph.node(node);
+        for output in 0..nd.outputs {
+            let out_edges: Vec<_> = graph.out_edges(node).filter(|(_, e)| e.output == output).map(|(_, e)| e.clone()).collect();
+            let always_manifest = !nd.kind.is_fusible_kind()
+                || nd.escapes
+                || out_edges.is_empty()
+                || out_edges.iter().any(|e| !e.fusible || !fused_candidates.contains(&(e.from, e.to)));
+            if always_manifest && !exact {
+                manifest_terms.push((node, output, None));
+                if let Some(d) = b.order[node.0] {
+                    b.row(format!("manifest_order_{}_{}", node.0, output), vec![(d, 1.0)], f64::NEG_INFINITY, 1.0);
+                }
+                continue;
+            }
+            let m = b.model.add_variable(format!("m_{}_{}_{}", node.0, output, nd.name), VarKind::Binary, 0.0, 1.0);
+            if always_manifest {
+                b.model.variables[m.0].upper = 0.0;
+            }
+            manifest_terms.push((node, output, Some(m)));
+            for e in &out_edges {
+                let x = b.x_var(e.from, e.to);
+                // x_ab <= 1 − m_a
+                b.row(format!("contract_{}_{}_{}", node.0, output, e.to.0), vec![(x, 1.0), (m, 1.0)], f64::NEG_INFINITY, 1.0);
+            }
+            if let Some(d) = b.order[node.0] {
+                // dᵒ_a <= 1 + g·m_a
+                b.row(format!("manifest_order_{}_{}", node.0, output), vec![(d, 1.0), (m, -g)], f64::NEG_INFINITY, 1.0);
+            }
+        }
+    }
+
+    // Matching orders over fused edges, seed 000 (12): −M·x <= dᵒ_a − dⁱ_b <= M·x.
+    for (i, e) in graph.edges.iter().enumerate() {
+        if !e.fusible || !fused_candidates.contains(&(e.from, e.to)) {
+            continue;
+        }
+        let Some(d_a) = b.order[e.from.0] else { continue };
+        let x = b.x_var(e.from, e.to);
+        let (read_var, read_const) = match e.access {
+            Access::InOutputOrder => (b.order[e.to.0], 0.0),
+            Access::GatherSource { label } => (None, label as f64),
+            Access::Unordered => continue,
+        };
+        let mut terms = vec![(d_a, 1.0), (x, order_m)];
+        if let Some(r) = read_var {
+            terms.push((r, -1.0));
+        }
+        b.row(format!("order_lo_{i}"), terms.clone(), read_const, f64::INFINITY);
+        let mut terms = vec![(d_a, 1.0), (x, -order_m)];
+        if let Some(r) = read_var {
+            terms.push((r, -1.0));
+        }
+        b.row(format!("order_hi_{i}"), terms, f64::NEG_INFINITY, read_const);
+    }
+
+    // Scatter, seed 000 (9): every other use of the destination runs before the scatter.
+    for (j, node) in graph.nodes.iter().enumerate() {
+        if node.kind != NodeKind::Scatter {
+            continue;
+        }
+        for (_, dest) in graph.in_edges(NodeId(j)).filter(|(_, e)| e.access == Access::Unordered) {
+            for (_, other) in graph.out_edges(dest.from) {
+                if other.output == dest.output && other.to != NodeId(j) {
+                    b.strictly_after(other.to, NodeId(j), "scatter");
+                }
+            }
+        }
+    }
+
+    let offset = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
+    let _ = (ORDER_FORWARD, ORDER_BACKWARD);
+    Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
+}
+
+/// The order in which consumer `e.to` reads `e`: a variable or a constant.
+fn read_order(b: &Builder, access: Access, consumer: NodeId) -> Option<(Option<VarId>, f64)> {
+    match access {
+        Access::InOutputOrder => b.order[consumer.0].map(|v| (Some(v), 0.0)),
+        Access::GatherSource { label } => Some((None, label as f64)),
+        Access::Unordered => None,
+    }
+}
+
+/// Adds the objective of seed 000 §4.1 (a)–(e) and the bytes model; returns the
+/// constant part (manifest arrays that no variable models, reads that always happen).
+fn add_linear_objective(
+    b: &mut Builder,
+    cost: &CostFunction,
+    manifest: &[(NodeId, usize, Option<VarId>)],
+    fused_candidates: &[(NodeId, NodeId)],
+    exact: bool,
+) -> Result<f64, FormulationError> {
+    let graph = b.graph;
+    let mut offset = 0.0;
+    for (model, weight) in cost.terms() {
+        let w = *weight;
+        match model {
+            CostModel::Clusters => {
+                // (a) π_max >= π_a; clusters = π_max + 1 (an upper bound on the real count
+                // after splitting; seed 000 §4.1 notes the imprecision).
+                let upper = b.model.variables[b.pi[0].0].upper;
+                let pmax = b.model.add_variable("pi_max", VarKind::Integer, 0.0, upper);
+                for node in graph.node_ids() {
+                    let p = b.pi[node.0];
+                    b.row(format!("pi_max_{}", node.0), vec![(pmax, 1.0), (p, -1.0)], 0.0, f64::INFINITY);
+                }
+                b.model.add_objective_term(pmax, w);
+                offset += w;
+            }
+            CostModel::FusedEdges => {
+                // (b) minimise the x of fusible pairs: each unfused pair costs 1.
+                for (a, c) in fused_candidates {
+                    let x = b.x_var(*a, *c);
+                    b.model.add_objective_term(x, w);
+                }
+                if !exact {
+                    // Fusible pairs the combined model proved unfusible are constant 1.
+                    let mut seen = BTreeSet::new();
+                    for e in &graph.edges {
+                        if e.fusible && !fused_candidates.contains(&(e.from, e.to)) && seen.insert((e.from, e.to)) {
+                            offset += w;
+                        }
+                    }
+                }
+            }
+            CostModel::IntermediateArrays | CostModel::ReadsWrites | CostModel::Bytes | CostModel::Reads => {
+                let count_writes = !matches!(model, CostModel::Reads);
+                let bytes = matches!(model, CostModel::Bytes);
+                if count_writes {
+                    for &(node, output, m) in manifest {
+                        let nd = graph.node(node);
+                        if matches!(model, CostModel::IntermediateArrays) && (nd.escapes || nd.kind == NodeKind::Input) {
+                            continue; // only intermediate arrays count
+                        }
+                        if nd.kind == NodeKind::Input {
+                            continue; // inputs are never written
+                        }
+                        let weight = if bytes { nd.output_bytes.get(output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
+                        // manifest = 1 − m
+                        offset += w * weight;
+                        if let Some(m) = m {
+                            b.model.add_objective_term(m, -w * weight);
+                        }
+                    }
+                }
+                if !matches!(model, CostModel::IntermediateArrays) {
+                    offset += add_reads(b, w, bytes);
+                }
+            }
+            CostModel::Robinson => {
+                return Err(FormulationError(
+                    "cost=robinson weighs pairs of nodes and needs formulation=robinson".into(),
+                ));
+            }
+        }
+    }
+    Ok(offset)
+}
+
+/// seed 000 §4.1 (d): reads of each array. Consumers of one array in the same cluster
+/// reading it in the same order share one read (horizontal fusion); a consumer fused
+/// with the producer reads nothing; an unordered consumer always reads. Quadratic in the
+/// fusible out-degree, as the paper says. Returns the constant reads.
+fn add_reads(b: &mut Builder, w: f64, bytes: bool) -> f64 {
+    let graph = b.graph;
+    let mut offset = 0.0;
+    let pi_upper = b.model.variables[b.pi[0].0].upper.max(1.0);
+    let order_m = graph.gather_count() as f64 + 1.0;
+    for node in graph.node_ids() {
+        let nd = graph.node(node);
+        for output in 0..nd.outputs {
+            let weight = if bytes { nd.output_bytes.get(output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
+            // Consumers by node (several edges from one consumer read in its own order;
+            // we count one read per consumer and read order).
+            let mut readers: Vec<(NodeId, Access)> = Vec::new();
+            for (_, e) in graph.out_edges(node).filter(|(_, e)| e.output == output) {
+                if !readers.contains(&(e.to, e.access)) {
+                    readers.push((e.to, e.access));
+                }
+            }
+            let mut ordered: Vec<(NodeId, Option<VarId>, f64, Option<VarId>)> = Vec::new();
+            for (consumer, access) in readers {
+                let order = read_order(b, access, consumer);
+                let Some((var, constant)) = order.filter(|_| graph.node(consumer).kind.is_fusible_kind()) else {
+                    // Unordered reads and reads by barriers always go to memory, alone.
+                    offset += w * weight;
+                    continue;
+                };
+                // Reads from memory iff not fused with the producer (x = 1); a pair with
+                // no free x (never fusible) always reads, but may share the read.
+                let x = b.x.get(&pair_key(node, consumer)).copied().filter(|x| b.model.variables[x.0].lower < 0.5);
+                ordered.push((consumer, var, constant, x));
+            }
+            for (i, &(consumer, var_i, const_i, x_i)) in ordered.iter().enumerate() {
+                // r_i >= [reads from memory] − Σ_{j<i} z_ij, r_i ∈ [0,1].
+                let r = b.model.add_variable(format!("r_{}_{}_{}", node.0, output, consumer.0), VarKind::Continuous, 0.0, 1.0);
+                b.model.add_objective_term(r, w * weight);
+                let mut terms = vec![(r, 1.0)];
+                let mut lower = 0.0;
+                match x_i {
+                    Some(x) => terms.push((x, -1.0)),
+                    None => lower = 1.0,
+                }
+                for &(other, var_j, const_j, _) in &ordered[..i] {
+                    // z = 1 only if both consumers are in one cluster and read in one order.
+                    let z = b.model.add_variable(format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0), VarKind::Binary, 0.0, 1.0);
+                    let (pi_i, pi_j) = (b.pi[consumer.0], b.pi[other.0]);
+                    // |π_i − π_j| <= P·(1 − z)
+                    b.row(format!("share_pi_hi_{}_{}_{}", node.0, other.0, consumer.0), vec![(pi_i, 1.0), (pi_j, -1.0), (z, pi_upper)], f64::NEG_INFINITY, pi_upper);
+                    b.row(format!("share_pi_lo_{}_{}_{}", node.0, other.0, consumer.0), vec![(pi_i, 1.0), (pi_j, -1.0), (z, -pi_upper)], -pi_upper, f64::INFINITY);
+                    // |order_i − order_j| <= M·(1 − z)
+                    let mut diff = Vec::new();
+                    if let Some(v) = var_i {
+                        diff.push((v, 1.0));
+                    }
+                    if let Some(v) = var_j {
+                        diff.push((v, -1.0));
+                    }
+                    let c = const_i - const_j; // order_i − order_j = vars + c
+                    let mut hi = diff.clone();
+                    hi.push((z, order_m));
+                    b.row(format!("share_ord_hi_{}_{}_{}", node.0, other.0, consumer.0), hi, f64::NEG_INFINITY, order_m - c);
+                    let mut lo = diff;
+                    lo.push((z, -order_m));
+                    b.row(format!("share_ord_lo_{}_{}_{}", node.0, other.0, consumer.0), lo, -order_m - c, f64::INFINITY);
+                    terms.push((z, 1.0));
+                }
+                b.row(format!("read_{}_{}_{}", node.0, output, consumer.0), terms, lower, f64::INFINITY);
+            }
+        }
+    }
+    offset
+}
+
+/// seed 001 Fig. 1.14: the pairwise formulation with fusion-preventing-path pruning.
+/// Function arguments are not nodes there (its N counts combinators only).
+fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, FormulationError> {
+    let nodes: Vec<NodeId> = graph.node_ids().filter(|n| graph.node(*n).kind != NodeKind::Input).collect();
+    let n = nodes.len() as f64;
+    let (_, preventing) = reachability(graph);
+    let mut b = Builder::new(graph, "fusion_robinson", n);
+    for input in graph.node_ids().filter(|n| graph.node(*n).kind == NodeKind::Input) {
+        b.model.variables[b.pi[input.0].0].upper = 0.0;
+    }
+    let has_edge = |a: NodeId, c: NodeId| graph.edges.iter().any(|e| e.from == a && e.to == c);
+    let fusible_edge = |a: NodeId, c: NodeId| graph.edges.iter().any(|e| e.from == a && e.to == c && e.fusible);
+    let preventing_edge = |a: NodeId, c: NodeId| graph.edges.iter().any(|e| e.from == a && e.to == c && !e.fusible);
+    let shares_input = |a: NodeId, c: NodeId| {
+        graph.edges.iter().any(|e| e.to == a && graph.edges.iter().any(|f| f.to == c && f.from == e.from && f.output == e.output))
+    };
+    let mut weights: Vec<((NodeId, NodeId), f64)> = Vec::new();
+    for (ii, &i) in nodes.iter().enumerate() {
+        for &j in &nodes[ii + 1..] {
+            let edge_ij = has_edge(i, j);
+            let edge_ji = has_edge(j, i);
+            if preventing_edge(i, j) || preventing_edge(j, i) {
+                let (a, c) = if preventing_edge(i, j) { (i, j) } else { (j, i) };
+                b.strictly_after(a, c, "prevent");
+                continue;
+            }
+            if !possible(&preventing, i, j) {
+                continue;
+            }
+            let (ni, nj) = (graph.node(i), graph.node(j));
+            let unknown = ni.iteration.is_none() || nj.iteration.is_none() || !ni.kind.is_fusible_kind() || !nj.kind.is_fusible_kind();
+            if unknown {
+                continue; // x = 1: never fused, and no constraint needed between them.
+            }
+            let x = b.x_var(i, j);
+            if fusible_edge(i, j) || fusible_edge(j, i) {
+                let (a, c) = if edge_ij { (i, j) } else { (j, i) };
+                b.precedence(a, c, x, 1.0, n, "prec");
+            } else if !edge_ij && !edge_ji {
+                b.precedence(i, j, x, -n, n, "pair");
+            }
+            if ni.iteration != nj.iteration {
+                // Different iteration sizes: fusible only through compatible concestors.
+                let same_size_via_transducer = (ni.output_size.is_some() && ni.output_size == nj.iteration && edge_ij)
+                    || (nj.output_size.is_some() && nj.output_size == ni.iteration && edge_ji);
+                if !same_size_via_transducer {
+                    match concestors(graph, i, j) {
+                        Some((ci, cj))
+                            if possible(&preventing, ci, i) && possible(&preventing, cj, j) && possible(&preventing, ci, cj) =>
+                        {
+                            for (p, q) in [(i, ci), (j, cj), (ci, cj)] {
+                                if p != q {
+                                    let xpq = b.x_var(p, q);
+                                    b.row(format!("concestor_{}_{}_{}_{}", i.0, j.0, p.0, q.0), vec![(xpq, 1.0), (x, -1.0)], f64::NEG_INFINITY, 0.0);
+                                }
+                            }
+                        }
+                        _ => {
+                            b.model.variables[x.0].lower = 1.0;
+                        }
+                    }
+                }
+            }
+            let w = if edge_ij || edge_ji || shares_input(i, j) { n * n } else { 1.0 };
+            weights.push(((i, j), w));
+        }
+    }
+    // c_i (seed 001 §1.4.3 "Array contraction"): 1 unless every consumer of node i's
+    // array is fused with it; x_ij <= c_i for every edge from i. Only array-producing
+    // bindings have one: a fold read as a scalar is an sbind in seed 001 Fig. 1.2 (Fig.
+    // 1.15 has no c_sum1), and an output of the program is not forced manifest here
+    // (Fig. 1.16 sets c_ys1 = c_ys2 = 0): the returned arrays are written either way.
+    let mut c_vars = Vec::new();
+    for &i in &nodes {
+        let nd = graph.node(i);
+        let out: Vec<NodeId> = graph.out_edges(i).map(|(_, e)| e.to).collect();
+        let scalar = nd.kind == NodeKind::Fold && !out.is_empty() && graph.out_edges(i).all(|(_, e)| e.access == Access::Unordered);
+        if !nd.kind.is_fusible_kind() || scalar {
+            continue;
+        }
+        let c = b.model.add_variable(vname(graph, "c", i), VarKind::Binary, 0.0, 1.0);
+        for j in out {
+            match b.x.get(&pair_key(i, j)).copied() {
+                Some(x) => b.row(format!("contracted_{}_{}", i.0, j.0), vec![(x, 1.0), (c, -1.0)], f64::NEG_INFINITY, 0.0),
+                // Never fusible with this consumer: never contracted.
+                None => b.model.variables[c.0].lower = 1.0,
+            }
+        }
+        c_vars.push((i, c));
+    }
+    let mut offset = 0.0;
+    for (model, w) in cost.terms() {
+        match model {
+            CostModel::Robinson => {
+                for ((i, j), weight) in &weights {
+                    let x = b.x_var(*i, *j);
+                    b.model.add_objective_term(x, w * weight);
+                }
+                for (_, c) in &c_vars {
+                    b.model.add_objective_term(*c, w * n);
+                }
+            }
+            CostModel::FusedEdges => {
+                for ((i, j), _) in &weights {
+                    if has_edge(*i, *j) || has_edge(*j, *i) {
+                        let x = b.x_var(*i, *j);
+                        b.model.add_objective_term(x, *w);
+                    }
+                }
+            }
+            CostModel::IntermediateArrays => {
+                for (i, c) in &c_vars {
+                    if !graph.node(*i).escapes {
+                        b.model.add_objective_term(*c, *w);
+                    }
+                }
+            }
+            CostModel::Clusters => {
+                let pmax = b.model.add_variable("pi_max", VarKind::Integer, 0.0, n);
+                for node in &nodes {
+                    let p = b.pi[node.0];
+                    b.row(format!("pi_max_{}", node.0), vec![(pmax, 1.0), (p, -1.0)], 0.0, f64::INFINITY);
+                }
+                b.model.add_objective_term(pmax, *w);
+                offset += w;
+            }
+            other => {
+                return Err(FormulationError(format!(
+                    "cost={} needs traversal orders and is not part of formulation=robinson; use formulation=combined",
+                    other
+                )));
+            }
+        }
+    }
+    Ok(Ilp { formulation: Formulation::Robinson, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
+}
+
+impl Ilp {
+    /// Turns solver values into a clustering (seed 000 §4.1 "Performance and
+    /// correctness"): nodes grouped by π; within a group, nodes joined by a fused edge
+    /// (x = 0) or reading a common parent in the same order stay together, the rest are
+    /// split into connected components; clusters are ordered by π, then by program
+    /// order of their first node.
+    pub fn clustering(&self, graph: &Graph, values: &[f64]) -> Clustering {
+        let value = |v: VarId| values.get(v.0).copied().unwrap_or(0.0);
+        let round = |v: VarId| value(v).round() as i64;
+        let output_orders: Vec<u32> = graph
+            .node_ids()
+            .map(|n| match self.order[n.0] {
+                Some(v) => round(v).max(0) as u32,
+                None => graph.node(n).kind.fixed_output_order().unwrap_or(0),
+            })
+            .collect();
+        let pi: Vec<i64> = graph.node_ids().map(|n| round(self.pi[n.0])).collect();
+        let fused = |a: NodeId, c: NodeId| self.x.get(&pair_key(a, c)).is_some_and(|x| value(*x) < 0.5) && pi[a.0] == pi[c.0];
+        let mut output_orders = output_orders;
+        if self.formulation == Formulation::Robinson {
+            // Seed 001 has no traversal orders; derive them from the fused edges (a
+            // producer fused into a consumer produces in the order the consumer reads).
+            // Conflicts are left for the validator to report.
+            for _ in 0..graph.nodes.len() {
+                let mut changed = false;
+                for e in graph.edges.iter().rev() {
+                    if !e.fusible || !fused(e.from, e.to) || graph.node(e.from).kind.fixed_output_order().is_some() {
+                        continue;
+                    }
+                    let wanted = match e.access {
+                        Access::InOutputOrder => output_orders[e.to.0],
+                        Access::GatherSource { label } => label,
+                        Access::Unordered => continue,
+                    };
+                    if output_orders[e.from.0] != wanted {
+                        output_orders[e.from.0] = wanted;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+        }
+
+        // Union-find over nodes.
+        let mut parent: Vec<usize> = (0..graph.nodes.len()).collect();
+        fn find(p: &mut Vec<usize>, i: usize) -> usize {
+            let mut r = i;
+            while p[r] != r {
+                r = p[r];
+            }
+            let mut i = i;
+            while p[i] != r {
+                let next = p[i];
+                p[i] = r;
+                i = next;
+            }
+            r
+        }
+        let union = |p: &mut Vec<usize>, a: usize, c: usize| {
+            let (ra, rc) = (find(p, a), find(p, c));
+            if ra != rc {
+                p[ra.max(rc)] = ra.min(rc);
+            }
+        };
+        for e in &graph.edges {
+            if e.fusible && fused(e.from, e.to) {
+                union(&mut parent, e.from.0, e.to.0);
+            }
+        }
+        // Horizontal: two consumers of one array in one π group reading it in one order
+        // (parents are added once per order they are read in).
+        let read_order_of = |e: &super::graph::Edge| match e.access {
+            Access::InOutputOrder => Some(output_orders[e.to.0]),
+            Access::GatherSource { label } => Some(label),
+            Access::Unordered => None,
+        };
+        let mut groups: HashMap<(NodeId, usize, u32, i64), usize> = HashMap::new();
+        // Robinson's clusters are exactly its x = 0 pairs (seed 001 §1.4.2).
+        let horizontal_edges = if self.formulation == Formulation::Robinson { &[][..] } else { &graph.edges[..] };
+        for e in horizontal_edges {
+            let consumer = graph.node(e.to);
+            if !consumer.kind.is_fusible_kind() {
+                continue;
+            }
+            let Some(order) = read_order_of(e) else { continue };
+            let key = (e.from, e.output, order, pi[e.to.0]);
+            match groups.get(&key) {
+                Some(&first) => union(&mut parent, first, e.to.0),
+                None => {
+                    groups.insert(key, e.to.0);
+                }
+            }
+        }
+        // Robinson's pairwise x also marks fused non-adjacent pairs.
+        if self.formulation == Formulation::Robinson {
+            for (&(a, c), _) in &self.x {
+                if fused(a, c) && graph.node(a).kind.is_fusible_kind() && graph.node(c).kind.is_fusible_kind() {
+                    union(&mut parent, a.0, c.0);
+                }
+            }
+        }
+        // Split every group into connected components (seed 000 §4.1): nodes joined by
+        // an edge inside the group, or reading a common parent in the same order. For
+        // the linear formulations this changes nothing; Robinson's x = 0 pairs may join
+        // loops of one size that share nothing, which are separate loops.
+        let group: Vec<usize> = (0..graph.nodes.len()).map(|i| find(&mut parent, i)).collect();
+        let mut component: Vec<usize> = (0..graph.nodes.len()).collect();
+        for e in &graph.edges {
+            if e.fusible && group[e.from.0] == group[e.to.0] {
+                union(&mut component, e.from.0, e.to.0);
+            }
+        }
+        let mut readers: HashMap<(NodeId, usize, u32, usize), usize> = HashMap::new();
+        for e in &graph.edges {
+            if !graph.node(e.to).kind.is_fusible_kind() {
+                continue;
+            }
+            let Some(order) = read_order_of(e) else { continue };
+            let key = (e.from, e.output, order, group[e.to.0]);
+            match readers.get(&key) {
+                Some(&first) => union(&mut component, first, e.to.0),
+                None => {
+                    readers.insert(key, e.to.0);
+                }
+            }
+        }
+        let mut by_root: IndexMap<usize, Vec<NodeId>> = IndexMap::new();
+        for node in graph.node_ids() {
+            let r = find(&mut component, node.0);
+            by_root.entry(r).or_default().push(node);
+        }
+        let mut clusters: Vec<Vec<NodeId>> = by_root.into_values().collect();
+        // Execution order: by π, then by the first node's program position. A cluster's
+        // nodes share π (they are joined by fused x = 0 pairs or same-π reads).
+        clusters.sort_by_key(|c| (c.iter().map(|n| pi[n.0]).min().unwrap_or(0), c[0].0));
+        Clustering { clusters, output_orders }
+    }
+}

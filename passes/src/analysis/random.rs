@@ -1,0 +1,149 @@
+//! Seeded random dependence graphs for benchmarks and property tests: well-sized
+//! programs of maps, generates, gathers, folds (read as free variables or fused into
+//! consumers of their rows), scans, filters and scatters over a few inputs.
+
+use super::graph::{Access, Edge, Graph, Node, NodeId, NodeKind, SizeClass};
+
+/// SplitMix64: tiny, seedable, and good enough to vary program shapes.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next_u64() % 100 < percent
+    }
+}
+
+struct Array {
+    node: NodeId,
+    size: SizeClass,
+}
+
+/// A random graph of `combinators` combinator nodes (plus a few inputs).
+pub fn random_graph(combinators: usize, seed: u64) -> Graph {
+    let mut rng = Rng::new(seed);
+    let mut g = Graph::default();
+    let mut next_size = 1usize;
+    let mut arrays: Vec<Array> = Vec::new();
+    let mut scalars: Vec<NodeId> = Vec::new(); // fold results read as free variables
+    let mut labels = 1u32;
+    let base = SizeClass(0);
+
+    let add_node = |g: &mut Graph, name: String, kind: NodeKind, iteration: Option<SizeClass>, output_size: Option<SizeClass>| {
+        g.nodes.push(Node { name, kind, iteration, output_size, outputs: 1, output_bytes: vec![Some(4 << 20)], escapes: false });
+        NodeId(g.nodes.len() - 1)
+    };
+    let add_edge = |g: &mut Graph, from: NodeId, to: NodeId, access: Access| {
+        // A scatter's result has no traversal order (seed 000 Table 1: `[.. | ys]`), so
+        // nothing fuses with it.
+        let fusible = access != Access::Unordered
+            && g.nodes[from.0].kind != NodeKind::Scatter
+            && g.nodes[from.0].kind.is_fusible_kind()
+            && g.nodes[to.0].kind.is_fusible_kind();
+        let array = g.nodes[from.0].name.clone();
+        g.edges.push(Edge { from, to, output: 0, array, access, fusible });
+    };
+
+    for i in 0..(2 + combinators / 20) {
+        let n = add_node(&mut g, format!("in{i}"), NodeKind::Input, None, None);
+        arrays.push(Array { node: n, size: base });
+    }
+
+    for i in 0..combinators {
+        let name = format!("v{i}");
+        let choice = rng.below(100);
+        let pick = |rng: &mut Rng, arrays: &[Array]| rng.below(arrays.len());
+        if choice < 40 {
+            // map over 1–3 arrays of one size, sometimes with a free variable
+            let first = pick(&mut rng, &arrays);
+            let size = arrays[first].size;
+            let mut inputs = vec![arrays[first].node];
+            for _ in 0..rng.below(3) {
+                let same: Vec<NodeId> = arrays.iter().filter(|a| a.size == size).map(|a| a.node).collect();
+                let other = same[rng.below(same.len())];
+                if !inputs.contains(&other) {
+                    inputs.push(other);
+                }
+            }
+            let n = add_node(&mut g, name, NodeKind::Map, Some(size), None);
+            for input in inputs {
+                add_edge(&mut g, input, n, Access::InOutputOrder);
+            }
+            if !scalars.is_empty() && rng.chance(30) {
+                let s = scalars[rng.below(scalars.len())];
+                add_edge(&mut g, s, n, Access::Unordered);
+            }
+            arrays.push(Array { node: n, size });
+        } else if choice < 50 {
+            let size = if rng.chance(70) { base } else { arrays[pick(&mut rng, &arrays)].size };
+            let n = add_node(&mut g, name, NodeKind::Generate, Some(size), None);
+            arrays.push(Array { node: n, size });
+        } else if choice < 62 {
+            // gather: index array of some size, source anything
+            let index = pick(&mut rng, &arrays);
+            let source = pick(&mut rng, &arrays);
+            labels += 1;
+            let size = arrays[index].size;
+            let n = add_node(&mut g, name, NodeKind::Gather { label: labels }, Some(size), None);
+            add_edge(&mut g, arrays[index].node, n, Access::InOutputOrder);
+            add_edge(&mut g, arrays[source].node, n, Access::GatherSource { label: labels });
+            arrays.push(Array { node: n, size });
+        } else if choice < 74 {
+            // fold to a scalar, later read as a free variable (seed 001 §1.1)
+            let input = pick(&mut rng, &arrays);
+            let out = SizeClass(next_size);
+            next_size += 1;
+            let n = add_node(&mut g, name, NodeKind::Fold, Some(arrays[input].size), Some(out));
+            g.size_parent.push((out, n));
+            add_edge(&mut g, arrays[input].node, n, Access::InOutputOrder);
+            scalars.push(n);
+        } else if choice < 82 {
+            let input = pick(&mut rng, &arrays);
+            let size = arrays[input].size;
+            let n = add_node(&mut g, name, NodeKind::Scan { backward: rng.chance(30) }, Some(size), None);
+            add_edge(&mut g, arrays[input].node, n, Access::InOutputOrder);
+            arrays.push(Array { node: n, size });
+        } else if choice < 93 {
+            // filter: a transducer with a fresh rigid size (seed 001 §1.3.4)
+            let input = pick(&mut rng, &arrays);
+            let out = SizeClass(next_size);
+            next_size += 1;
+            g.rigid_sizes.push(out);
+            let n = add_node(&mut g, name, NodeKind::Filter, Some(arrays[input].size), Some(out));
+            g.size_parent.push((out, n));
+            add_edge(&mut g, arrays[input].node, n, Access::InOutputOrder);
+            arrays.push(Array { node: n, size: out });
+        } else {
+            // scatter into a fresh destination (only the scatter uses it)
+            let values = pick(&mut rng, &arrays);
+            let dest = add_node(&mut g, format!("dest{i}"), NodeKind::Input, None, None);
+            let size = arrays[values].size;
+            let n = add_node(&mut g, name, NodeKind::Scatter, Some(size), None);
+            add_edge(&mut g, dest, n, Access::Unordered);
+            add_edge(&mut g, arrays[values].node, n, Access::InOutputOrder);
+            arrays.push(Array { node: n, size: SizeClass(next_size) });
+            next_size += 1;
+        }
+    }
+    // Arrays nobody reads are results of the program.
+    for i in 0..g.nodes.len() {
+        if g.nodes[i].kind.is_fusible_kind() && !g.edges.iter().any(|e| e.from == NodeId(i)) {
+            g.nodes[i].escapes = true;
+        }
+    }
+    g
+}

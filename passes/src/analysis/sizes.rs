@@ -1,0 +1,845 @@
+//! Size inference over one block (seed 001 §1.3): which arrays are statically known to
+//! have the same shape, and which shapes are *rigid* (existential, seed 001 §1.3.4).
+//!
+//! Every array value of the block gets a size variable; combinators generate equality
+//! constraints between them, solved by unification (union-find). Sizes are whole-array
+//! shapes, so rank-2 arrays never share a class with rank-1 arrays.
+//!
+//! * Arrays that exist before the block (function arguments, block arguments, values
+//!   defined outside the block) get fresh *universal* variables: they unify with each
+//!   other and with static shapes, never with rigid sizes (seed 001 §1.3.4: "we do not
+//!   permit the arguments of an operator graph to have existentially quantified
+//!   sizes", program `bad1`).
+//! * Arrays whose tensor type is fully static share the class of that static shape.
+//! * `map`: inputs and results unify. `scan`: results are the inputs' size.
+//! * `generate` (also the shape of `backpermute` and `replicate`): results unify; when
+//!   the shape operands are exactly `array.size`/`array.dim` of one array A in dimension
+//!   order, the results have A's size; when they are all constants, that static shape;
+//!   otherwise a *rigid* size (data-dependent generate, seed 001 §1.3.4), shared by
+//!   generates with the very same shape operands (same SSA values).
+//! * `gather`: the result has the size of the index arrays (which unify). `reverse`:
+//!   the result has the size of the input.
+//! * `scatter`/`permute`: index arrays and values unify; the result has the size of the
+//!   destination.
+//! * `fold`: the results have the derived size "input without its innermost
+//!   dimension", one derived class per input class, kept congruent when input classes
+//!   merge (two equal inputs give equal results).
+//! * `filter`/`expand`: all results of one op share one fresh rigid size.
+//! * `force`: the result has the size of its input (it returns its input).
+//! * Any other op producing arrays (calls, `scf`, `tensor` ops, …): each non-static
+//!   result gets a fresh rigid (unknown) size.
+//!
+//! Unifying two different rigid sizes (`bad2`), a rigid size with the size of an array
+//! that exists before the block (`bad1`), a rigid size with a static shape, or two
+//! different static shapes makes the program *ill-sized*: [`infer`] returns a
+//! [`SizeError`] naming the op that required the equality and both arrays.
+
+use super::extract::{Names, op_name};
+use super::graph::SizeClass;
+use melior::ir::{
+    BlockLike, BlockRef, OperationRef, TypeLike, Value, ValueLike, attribute::AttributeLike, operation::OperationLike,
+};
+use std::collections::HashMap;
+use std::fmt;
+
+/// An ill-sized program (or an op whose operands do not have the expected form).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeError {
+    /// The whole message, starting with `ill-sized program:`.
+    pub message: String,
+    /// Where the op that required the equality is.
+    pub location: Option<(String, u32, u32)>,
+    /// The op that required the equality, e.g. `array.map`.
+    pub op: String,
+    /// The two arrays whose sizes could not be made equal (`%name` where known).
+    pub arrays: Box<[String; 2]>,
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((file, line, col)) = &self.location {
+            write!(f, "{file}:{line}:{col}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+/// What is known about a size class after solving.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeKind {
+    /// A plain unification variable that nothing constrained further.
+    Flexible,
+    /// The size of an array that exists before the block runs (universally
+    /// quantified), or `outer` innermost dimensions less than one (fold results).
+    Argument {
+        /// `%name` of the array.
+        array: String,
+        /// `function argument`, `block argument` or `array defined outside the block`.
+        what: &'static str,
+        outer: usize,
+    },
+    /// A fully static shape.
+    Static(Vec<u64>),
+    /// An existential size: produced by `op` at `at`, first array `array`.
+    Rigid {
+        op: String,
+        at: String,
+        array: String,
+        /// `true` for filter, expand and data-dependent generates; `false` for results
+        /// of ops the analysis knows nothing about (calls, `scf`, …).
+        data_dependent: bool,
+        /// Innermost dimensions dropped (fold over a rigid array).
+        outer: usize,
+    },
+}
+
+impl SizeKind {
+    fn dropped(&self) -> SizeKind {
+        match self {
+            SizeKind::Flexible => SizeKind::Flexible,
+            SizeKind::Argument { array, what, outer } => {
+                SizeKind::Argument { array: array.clone(), what, outer: outer + 1 }
+            }
+            SizeKind::Static(s) => SizeKind::Static(s[..s.len().saturating_sub(1)].to_vec()),
+            SizeKind::Rigid { op, at, array, data_dependent, outer } => SizeKind::Rigid {
+                op: op.clone(),
+                at: at.clone(),
+                array: array.clone(),
+                data_dependent: *data_dependent,
+                outer: outer + 1,
+            },
+        }
+    }
+}
+
+/// The solved sizes of one block.
+#[derive(Clone, Debug, Default)]
+pub struct Sizes {
+    /// Raw value pointer → class.
+    classes: HashMap<usize, SizeClass>,
+    kinds: Vec<SizeKind>,
+    inner: HashMap<SizeClass, SizeClass>,
+}
+
+impl Sizes {
+    /// The size class of an array value of the block (`None` for scalars and values the
+    /// inference never saw).
+    pub fn class_of<'c>(&self, value: impl ValueLike<'c>) -> Option<SizeClass> {
+        self.classes.get(&(value.to_raw().ptr as usize)).copied()
+    }
+
+    /// The number of classes (class indices are `0..count`).
+    pub fn class_count(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// What is known about a class.
+    pub fn kind(&self, class: SizeClass) -> &SizeKind {
+        &self.kinds[class.0]
+    }
+
+    pub fn is_rigid(&self, class: SizeClass) -> bool {
+        matches!(self.kinds.get(class.0), Some(SizeKind::Rigid { .. }))
+    }
+
+    /// The rigid (existential) classes, in class order.
+    pub fn rigid_classes(&self) -> Vec<SizeClass> {
+        (0..self.kinds.len()).map(SizeClass).filter(|c| self.is_rigid(*c)).collect()
+    }
+
+    /// The class "`class` without its innermost dimension", when a fold needed it.
+    pub fn inner(&self, class: SizeClass) -> Option<SizeClass> {
+        self.inner.get(&class).copied()
+    }
+}
+
+/// Who required an equality: for error messages.
+struct Blame {
+    op: String,
+    location: Option<(String, u32, u32)>,
+    requirement: &'static str,
+}
+
+/// A shape operand of a generate-like op, up to SSA identity.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Term {
+    Const(i64),
+    /// Dimension `d` of the array with this raw value pointer.
+    Dim(usize, usize),
+    Value(usize),
+}
+
+/// Union-find over size variables with kinds and derived ("minus innermost") classes.
+#[derive(Default)]
+struct Solver {
+    parent: Vec<usize>,
+    kind: Vec<SizeKind>,
+    /// Rank of the arrays of each variable (`None`: not known).
+    rank: Vec<Option<usize>>,
+    derived: Vec<Option<usize>>,
+    statics: HashMap<Vec<u64>, usize>,
+}
+
+fn shape_text(shape: &[u64]) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    format!("[{}]", dims.join(", "))
+}
+
+fn without_innermost(outer: usize) -> String {
+    match outer {
+        1 => " without its innermost dimension".to_owned(),
+        n => format!(" without its {n} innermost dimensions"),
+    }
+}
+
+/// `%x has a data-dependent size (from 'array.filter' at f:1:2)`, …
+fn describe(name: &str, kind: &SizeKind, other: Option<&SizeKind>) -> String {
+    match kind {
+        SizeKind::Flexible => format!("{name} has an unconstrained size"),
+        SizeKind::Argument { array, what, outer: 0 } if array == name => format!("{name} is a {what}"),
+        SizeKind::Argument { array, what, outer: 0 } => format!("{name} has the size of {what} {array}"),
+        SizeKind::Argument { array, what, outer } => {
+            format!("{name} has the size of {what} {array}{}", without_innermost(*outer))
+        }
+        SizeKind::Static(shape) => format!("{name} has the static shape {}", shape_text(shape)),
+        SizeKind::Rigid { op, at, array, data_dependent, outer } => {
+            let size = if *data_dependent { "data-dependent size" } else { "unknown size" };
+            let different = matches!(other, Some(SizeKind::Rigid { data_dependent: d, .. }) if d == data_dependent);
+            let article = if different { "a different" } else { "a" };
+            match outer {
+                0 if array == name => format!("{name} has {article} {size} (from '{op}' at {at})"),
+                0 => format!("{name} has the {size} of {array} (from '{op}' at {at})"),
+                n => format!(
+                    "{name} has {article} {size} (that of {array}{}, from '{op}' at {at})",
+                    without_innermost(*n)
+                ),
+            }
+        }
+    }
+}
+
+/// The kind of the union of two classes, `None` when they cannot be equal.
+fn merge_kinds(a: &SizeKind, b: &SizeKind) -> Option<SizeKind> {
+    match (a, b) {
+        (SizeKind::Flexible, x) | (x, SizeKind::Flexible) => Some(x.clone()),
+        (SizeKind::Rigid { .. }, _) | (_, SizeKind::Rigid { .. }) => None,
+        (SizeKind::Argument { .. }, SizeKind::Argument { .. }) => Some(a.clone()),
+        (SizeKind::Argument { .. }, SizeKind::Static(s)) | (SizeKind::Static(s), SizeKind::Argument { .. }) => {
+            Some(SizeKind::Static(s.clone()))
+        }
+        (SizeKind::Static(s), SizeKind::Static(t)) => (s == t).then(|| a.clone()),
+    }
+}
+
+impl Solver {
+    fn fresh(&mut self, kind: SizeKind, rank: Option<usize>) -> usize {
+        self.parent.push(self.parent.len());
+        self.kind.push(kind);
+        self.rank.push(rank);
+        self.derived.push(None);
+        self.parent.len() - 1
+    }
+
+    fn find(&mut self, v: usize) -> usize {
+        let mut root = v;
+        while self.parent[root] != root {
+            root = self.parent[root];
+        }
+        let mut v = v;
+        while self.parent[v] != root {
+            let next = self.parent[v];
+            self.parent[v] = root;
+            v = next;
+        }
+        root
+    }
+
+    fn static_var(&mut self, shape: &[u64]) -> usize {
+        if let Some(v) = self.statics.get(shape) {
+            return *v;
+        }
+        let v = self.fresh(SizeKind::Static(shape.to_vec()), Some(shape.len()));
+        self.statics.insert(shape.to_vec(), v);
+        v
+    }
+
+    /// The class of "`v` without its innermost dimension".
+    fn derived_of(&mut self, v: usize) -> usize {
+        let r = self.find(v);
+        if let Some(d) = self.derived[r] {
+            return d;
+        }
+        let rank = self.rank[r].map(|n| n.saturating_sub(1));
+        let d = match self.kind[r].clone() {
+            SizeKind::Static(s) if !s.is_empty() => self.static_var(&s[..s.len() - 1]),
+            // The outer shape of any vector is the rank-0 shape.
+            _ if rank == Some(0) => self.static_var(&[]),
+            SizeKind::Static(_) => self.fresh(SizeKind::Flexible, rank),
+            kind => self.fresh(kind.dropped(), rank),
+        };
+        self.derived[r] = Some(d);
+        d
+    }
+
+    /// Records that "`v` without its innermost dimension" is `d`.
+    fn set_derived(&mut self, v: usize, d: usize, blame: &Blame, names: (String, String)) -> Result<(), SizeError> {
+        let r = self.find(v);
+        match self.derived[r] {
+            Some(existing) => self.unify(existing, d, blame, names),
+            None => {
+                self.derived[r] = Some(d);
+                Ok(())
+            }
+        }
+    }
+
+    /// Makes `d` (a derived class) carry `kind` if nothing constrained it yet, and
+    /// likewise down the chain of derived classes.
+    fn settle_derived(&mut self, d: usize, kind: SizeKind) {
+        let mut d = d;
+        let mut kind = kind;
+        loop {
+            let r = self.find(d);
+            if self.kind[r] != SizeKind::Flexible {
+                return;
+            }
+            self.kind[r] = kind.clone();
+            match self.derived[r] {
+                Some(next) => {
+                    d = next;
+                    kind = kind.dropped();
+                }
+                None => return,
+            }
+        }
+    }
+
+    fn unify(&mut self, a: usize, b: usize, blame: &Blame, names: (String, String)) -> Result<(), SizeError> {
+        let mut work = vec![(a, b, names)];
+        while let Some((a, b, (na, nb))) = work.pop() {
+            let (ra, rb) = (self.find(a), self.find(b));
+            if ra == rb {
+                continue;
+            }
+            let Some(merged) = merge_kinds(&self.kind[ra], &self.kind[rb]) else {
+                let da = describe(&na, &self.kind[ra], None);
+                let db = describe(&nb, &self.kind[rb], Some(&self.kind[ra]));
+                return Err(SizeError {
+                    message: format!("ill-sized program: {} {}, but {da} and {db}", blame.op, blame.requirement),
+                    location: blame.location.clone(),
+                    op: blame.op.trim_matches('\'').to_owned(),
+                    arrays: Box::new([na, nb]),
+                });
+            };
+            self.parent[rb] = ra;
+            self.kind[ra] = merged.clone();
+            if self.rank[ra].is_none() {
+                self.rank[ra] = self.rank[rb];
+            }
+            let (da, db) = (self.derived[ra], self.derived[rb].take());
+            let inner = |n: &str| format!("{n}{}", without_innermost(1));
+            match (da, db) {
+                (Some(x), Some(y)) => work.push((x, y, (inner(&na), inner(&nb)))),
+                (None, Some(y)) => self.derived[ra] = Some(y),
+                _ => {}
+            }
+            if let Some(d) = self.derived[ra] {
+                match &merged {
+                    SizeKind::Static(s) if !s.is_empty() => {
+                        let t = self.static_var(&s[..s.len() - 1]);
+                        work.push((d, t, (inner(&na), inner(&nb))));
+                    }
+                    SizeKind::Argument { .. } | SizeKind::Rigid { .. } => self.settle_derived(d, merged.dropped()),
+                    _ => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The static shape of a ranked tensor type with no dynamic dimension.
+pub(crate) fn static_shape(ty: melior::ir::Type) -> Option<Vec<u64>> {
+    use mlir_sys::*;
+    let raw = ty.to_raw();
+    // SAFETY: plain queries on a live type.
+    unsafe {
+        if !mlirTypeIsARankedTensor(raw) {
+            return None;
+        }
+        let rank = mlirShapedTypeGetRank(raw);
+        let mut shape = Vec::with_capacity(rank.max(0) as usize);
+        for i in 0..rank {
+            let d = mlirShapedTypeGetDimSize(raw, i as isize);
+            if mlirShapedTypeIsDynamicSize(d) || d < 0 {
+                return None;
+            }
+            shape.push(d as u64);
+        }
+        Some(shape)
+    }
+}
+
+/// Whether a value is an array (a ranked tensor).
+pub(crate) fn is_array<'c>(value: impl ValueLike<'c>) -> bool {
+    // SAFETY: a plain query on a live type.
+    unsafe { mlir_sys::mlirTypeIsARankedTensor(value.r#type().to_raw()) }
+}
+
+/// The rank of an array value.
+pub(crate) fn rank<'c>(value: impl ValueLike<'c>) -> usize {
+    // SAFETY: only called on ranked tensors.
+    unsafe { mlir_sys::mlirShapedTypeGetRank(value.r#type().to_raw()).max(0) as usize }
+}
+
+pub(crate) fn raw<'c>(value: impl ValueLike<'c>) -> usize {
+    value.to_raw().ptr as usize
+}
+
+/// The integer value of an `IntegerAttr` named `name` on `op`.
+pub(crate) fn integer_attribute(op: OperationRef, name: &str) -> Option<i64> {
+    let attribute = op.attribute(name).ok()?;
+    // SAFETY: plain queries on a live attribute.
+    unsafe {
+        let raw = attribute.to_raw();
+        mlir_sys::mlirAttributeIsAInteger(raw).then(|| mlir_sys::mlirIntegerAttrGetValueInt(raw))
+    }
+}
+
+struct Inference<'n, 's> {
+    names: &'n Names<'s>,
+    solver: Solver,
+    /// Raw value → variable, and the values in the order they got one.
+    vars: HashMap<usize, usize>,
+    order: Vec<usize>,
+    /// Shape operand terms of block-level index values.
+    terms: HashMap<usize, Term>,
+    /// Rigid classes of data-dependent generates, by their shape operands.
+    generated: HashMap<Vec<Term>, usize>,
+    /// Whether the block is the body of a function (for messages).
+    function_body: bool,
+}
+
+impl<'n, 's> Inference<'n, 's> {
+    fn label(&self, v: Value) -> String {
+        self.names.value_label(v)
+    }
+
+    fn set(&mut self, v: Value, var: usize) {
+        let key = raw(v);
+        if !self.vars.contains_key(&key) {
+            self.order.push(key);
+        }
+        self.vars.insert(key, var);
+    }
+
+    /// The variable of an array that exists before the block.
+    fn outside(&mut self, v: Value, what: &'static str) -> usize {
+        let var = match static_shape(v.r#type()) {
+            Some(shape) => self.solver.static_var(&shape),
+            None => self.solver.fresh(SizeKind::Argument { array: self.label(v), what, outer: 0 }, Some(rank(v))),
+        };
+        self.set(v, var);
+        var
+    }
+
+    /// The variable of an operand: defined earlier in the block, or outside it.
+    fn var(&mut self, v: Value) -> usize {
+        match self.vars.get(&raw(v)) {
+            Some(var) => *var,
+            None => self.outside(v, "array defined outside the block"),
+        }
+    }
+
+    /// A result's initial variable: its static shape, or a fresh unification variable.
+    fn result_var(&mut self, v: Value) -> usize {
+        let var = match static_shape(v.r#type()) {
+            Some(shape) => self.solver.static_var(&shape),
+            None => self.solver.fresh(SizeKind::Flexible, Some(rank(v))),
+        };
+        self.set(v, var);
+        var
+    }
+
+    fn blame(&self, op: OperationRef, requirement: &'static str) -> Blame {
+        Blame { op: format!("'{}'", op_name(op)), location: self.names.location(op.location()), requirement }
+    }
+
+    fn unify_values(
+        &mut self,
+        op: OperationRef,
+        a: Value,
+        b: Value,
+        requirement: &'static str,
+    ) -> Result<(), SizeError> {
+        let (va, vb) = (self.var(a), self.var(b));
+        let blame = self.blame(op, requirement);
+        let names = (self.label(a), self.label(b));
+        self.solver.unify(va, vb, &blame, names)
+    }
+
+    /// Unifies every value of `values` with the first.
+    fn unify_all(&mut self, op: OperationRef, values: &[Value], requirement: &'static str) -> Result<(), SizeError> {
+        for v in values.iter().skip(1) {
+            self.unify_values(op, values[0], *v, requirement)?;
+        }
+        Ok(())
+    }
+
+    fn rigid(&mut self, op: OperationRef, first: Value, data_dependent: bool) -> usize {
+        let rank = Some(rank(first));
+        let kind = SizeKind::Rigid {
+            op: op_name(op),
+            at: self.names.at(op.location()),
+            array: self.label(first),
+            data_dependent,
+            outer: 0,
+        };
+        self.solver.fresh(kind, rank)
+    }
+
+    fn term(&self, v: Value) -> Term {
+        self.terms.get(&raw(v)).cloned().unwrap_or(Term::Value(raw(v)))
+    }
+
+    /// The class a generate-like op's shape operands give its result, and the array
+    /// whose dimensions the shape repeats plus one more (replicate), if any.
+    fn shape_class<'c, 'a>(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        shape: &[Value<'c, 'a>],
+        result: Value<'c, 'a>,
+        arrays: &HashMap<usize, Value<'c, 'a>>,
+    ) -> (Option<usize>, Option<usize>) {
+        let terms: Vec<Term> = shape.iter().map(|v| self.term(*v)).collect();
+        // Exactly the dimensions of one array, in order.
+        let dims_of = |terms: &[Term]| -> Option<usize> {
+            let Term::Dim(a, 0) = terms.first()? else { return None };
+            let ok = terms.iter().enumerate().all(|(i, t)| *t == Term::Dim(*a, i));
+            let array = arrays.get(a)?;
+            (ok && rank(*array) == terms.len()).then_some(*a)
+        };
+        if let Some(a) = dims_of(&terms) {
+            let array = arrays[&a];
+            return (Some(self.var(array)), None);
+        }
+        let prefix = if terms.len() >= 2 { dims_of(&terms[..terms.len() - 1]) } else { None };
+        let prefix_var = prefix.map(|a| self.var(arrays[&a]));
+        if terms.iter().all(|t| matches!(t, Term::Const(c) if *c >= 0)) {
+            let shape: Vec<u64> = terms.iter().map(|t| if let Term::Const(c) = t { *c as u64 } else { 0 }).collect();
+            return (Some(self.solver.static_var(&shape)), prefix_var);
+        }
+        if static_shape(result.r#type()).is_some() {
+            // The type asserts a static shape; it already has that class.
+            return (None, prefix_var);
+        }
+        let var = match self.generated.get(&terms) {
+            Some(v) => *v,
+            None => {
+                let v = self.rigid(op, result, true);
+                self.generated.insert(terms, v);
+                v
+            }
+        };
+        (Some(var), prefix_var)
+    }
+
+    fn op<'c, 'a>(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        arrays: &mut HashMap<usize, Value<'c, 'a>>,
+    ) -> Result<(), SizeError> {
+        let name = op_name(op);
+        let operands: Vec<Value> = op.operands().collect();
+        let results: Vec<Value> = op.results().map(Value::from).collect();
+        let array_results: Vec<Value> = results.iter().copied().filter(|v| is_array(*v)).collect();
+        // Index values that describe sizes: for generate shapes.
+        match name.as_str() {
+            "array.size" => {
+                if let Some(a) = operands.first() {
+                    arrays.insert(raw(*a), *a);
+                    for (d, r) in results.iter().enumerate() {
+                        self.terms.insert(raw(*r), Term::Dim(raw(*a), d));
+                    }
+                }
+                return Ok(());
+            }
+            "array.dim" => {
+                if let (Some(a), Some(r), Some(d)) =
+                    (operands.first(), results.first(), integer_attribute(op, "dimension"))
+                {
+                    arrays.insert(raw(*a), *a);
+                    self.terms.insert(raw(*r), Term::Dim(raw(*a), d.max(0) as usize));
+                }
+                return Ok(());
+            }
+            "arith.constant" => {
+                if let (Some(r), Some(c)) = (results.first(), integer_attribute(op, "value")) {
+                    self.terms.insert(raw(*r), Term::Const(c));
+                }
+            }
+            _ => {}
+        }
+        if array_results.is_empty() && !name.starts_with("array.") {
+            // Consumes arrays at most: constrains no size.
+            return Ok(());
+        }
+        for r in &array_results {
+            self.result_var(*r);
+            arrays.insert(raw(*r), *r);
+        }
+        for o in &operands {
+            if is_array(*o) {
+                self.var(*o);
+                arrays.insert(raw(*o), *o);
+            }
+        }
+        let array_operands: Vec<Value> = operands.iter().copied().filter(|v| is_array(*v)).collect();
+        let half = operands.len() / 2;
+        match name.as_str() {
+            "array.map" => {
+                self.unify_all(op, &array_operands, "requires its inputs to have the same size")?;
+                self.unify_all(op, &results, "requires its results to have the same size")?;
+                if let (Some(i), Some(r)) = (array_operands.first(), results.first()) {
+                    self.unify_values(op, *i, *r, "requires its results to have the size of its inputs")?;
+                }
+            }
+            "array.generate" | "array.backpermute" => {
+                let shape: Vec<Value> = if name == "array.generate" {
+                    operands.clone()
+                } else {
+                    operands.iter().skip(1).copied().collect()
+                };
+                self.unify_all(op, &results, "requires its results to have the same size")?;
+                if let Some(r) = results.first() {
+                    self.generated_shape(op, &shape, *r, arrays)?;
+                }
+            }
+            "array.replicate" => {
+                if let (Some(input), Some(count), Some(r)) = (operands.first(), operands.get(1), results.first()) {
+                    // The shape of the result is (dims of input..., count).
+                    let dims: Vec<Term> = (0..rank(*input)).map(|d| Term::Dim(raw(*input), d)).collect();
+                    let mut terms = dims;
+                    terms.push(self.term(*count));
+                    self.replicated_shape(op, *input, terms, *r, arrays)?;
+                }
+            }
+            "array.gather" => {
+                let indices: Vec<Value> = operands.iter().skip(1).copied().collect();
+                self.unify_all(op, &indices, "requires its index arrays to have the same size")?;
+                if let (Some(i), Some(r)) = (indices.first(), results.first()) {
+                    self.unify_values(op, *i, *r, "requires its result to have the size of its index arrays")?;
+                }
+            }
+            "array.reverse" | "array.force" => {
+                if let (Some(i), Some(r)) = (operands.first(), results.first()) {
+                    self.unify_values(op, *i, *r, "requires its result to have the size of its input")?;
+                }
+            }
+            "array.scatter" => {
+                if operands.len() >= 2 {
+                    let dest = operands[0];
+                    let rest: Vec<Value> = operands[1..].to_vec(); // indices..., values
+                    self.unify_all(op, &rest, "requires its index arrays and values to have the same size")?;
+                    if let Some(r) = results.first() {
+                        self.unify_values(op, dest, *r, "requires its result to have the size of its destination")?;
+                    }
+                }
+            }
+            "array.permute" => {
+                if let (Some(dest), Some(r)) = (operands.get(1), results.first()) {
+                    self.unify_values(op, *dest, *r, "requires its result to have the size of its destination")?;
+                }
+            }
+            "array.fold" => {
+                let inputs: Vec<Value> = operands[..half].to_vec();
+                self.unify_all(op, &inputs, "requires its inputs to have the same size")?;
+                self.unify_all(op, &results, "requires its results to have the same size")?;
+                if let (Some(i), Some(r)) = (inputs.first(), results.first()) {
+                    let vi = self.var(*i);
+                    let d = self.solver.derived_of(vi);
+                    let vr = self.var(*r);
+                    let blame = self.blame(
+                        op,
+                        "requires its results to have the size of its inputs without the innermost dimension",
+                    );
+                    let names = (format!("{}{}", self.label(*i), without_innermost(1)), self.label(*r));
+                    self.solver.unify(d, vr, &blame, names)?;
+                }
+            }
+            "array.scan" => {
+                let inputs: Vec<Value> = operands[..half].to_vec();
+                self.unify_all(op, &inputs, "requires its inputs to have the same size")?;
+                self.unify_all(op, &results, "requires its results to have the same size")?;
+                if let (Some(i), Some(r)) = (inputs.first(), results.first()) {
+                    self.unify_values(op, *i, *r, "requires its results to have the size of its inputs")?;
+                }
+            }
+            "array.filter" | "array.expand" => {
+                self.unify_all(op, &array_operands, "requires its inputs to have the same size")?;
+                if let Some(first) = results.first() {
+                    let rigid = self.rigid(op, *first, true);
+                    let blame = self.blame(op, "gives all its results one data-dependent size");
+                    for r in &results {
+                        let vr = self.var(*r);
+                        let names = (self.label(*first), self.label(*r));
+                        self.solver.unify(rigid, vr, &blame, names)?;
+                    }
+                }
+            }
+            "array.index" | "array.yield" => {}
+            _ => {
+                // Calls, scf, tensor ops, …: each non-static array result has an
+                // unknown size of its own.
+                for r in &array_results {
+                    if static_shape(r.r#type()).is_none() {
+                        let rigid = self.rigid(op, *r, false);
+                        self.set(*r, rigid);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn generated_shape<'c, 'a>(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        shape: &[Value<'c, 'a>],
+        result: Value<'c, 'a>,
+        arrays: &HashMap<usize, Value<'c, 'a>>,
+    ) -> Result<(), SizeError> {
+        let (class, prefix) = self.shape_class(op, shape, result, arrays);
+        self.bind_shape(op, result, class, prefix)
+    }
+
+    fn replicated_shape<'c, 'a>(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        input: Value<'c, 'a>,
+        terms: Vec<Term>,
+        result: Value<'c, 'a>,
+        arrays: &mut HashMap<usize, Value<'c, 'a>>,
+    ) -> Result<(), SizeError> {
+        arrays.insert(raw(input), input);
+        let input_var = self.var(input);
+        let root = self.solver.find(input_var);
+        let input_static = match &self.solver.kind[root] {
+            SizeKind::Static(s) => Some(s.clone()),
+            _ => None,
+        };
+        let class = if terms.iter().all(|t| matches!(t, Term::Const(c) if *c >= 0)) {
+            let shape: Vec<u64> = terms.iter().map(|t| if let Term::Const(c) = t { *c as u64 } else { 0 }).collect();
+            Some(self.solver.static_var(&shape))
+        } else if static_shape(result.r#type()).is_some() {
+            None
+        } else if let (Some(mut shape), Some(Term::Const(c))) = (input_static, terms.last()) {
+            // Static input and constant count: a static shape.
+            shape.push((*c).max(0) as u64);
+            Some(self.solver.static_var(&shape))
+        } else {
+            let var = match self.generated.get(&terms) {
+                Some(v) => *v,
+                None => {
+                    let v = self.rigid(op, result, true);
+                    self.generated.insert(terms, v);
+                    v
+                }
+            };
+            Some(var)
+        };
+        self.bind_shape(op, result, class, Some(input_var))
+    }
+
+    /// Gives `result` the shape class `class`, and records that the shape without its
+    /// innermost dimension is `prefix` (generate (dims of A..., m): A's size).
+    fn bind_shape(
+        &mut self,
+        op: OperationRef,
+        result: Value,
+        class: Option<usize>,
+        prefix: Option<usize>,
+    ) -> Result<(), SizeError> {
+        let vr = self.var(result);
+        let label = self.label(result);
+        if let Some(class) = class {
+            let blame = self.blame(op, "requires its results to have the shape given by its shape operands");
+            self.solver.unify(class, vr, &blame, (format!("the shape operands of {label}"), label.clone()))?;
+        }
+        if let Some(prefix) = prefix {
+            let blame = self.blame(op, "requires its results to have the shape given by its shape operands");
+            let names = (format!("{label}{}", without_innermost(1)), format!("the outer dimensions of {label}"));
+            self.solver.set_derived(vr, prefix, &blame, names)?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Sizes {
+        let mut dense: HashMap<usize, SizeClass> = HashMap::new();
+        let mut kinds = Vec::new();
+        let mut roots = Vec::new();
+        let mut number =
+            |root: usize, solver: &Solver, dense: &mut HashMap<usize, SizeClass>, roots: &mut Vec<usize>| {
+                if let Some(c) = dense.get(&root) {
+                    return *c;
+                }
+                let c = SizeClass(kinds.len());
+                kinds.push(solver.kind[root].clone());
+                dense.insert(root, c);
+                roots.push(root);
+                c
+            };
+        let mut classes = HashMap::new();
+        for key in self.order.clone() {
+            let root = self.solver.find(self.vars[&key]);
+            let c = number(root, &self.solver, &mut dense, &mut roots);
+            classes.insert(key, c);
+        }
+        // Derived classes of the classes seen so far (and theirs).
+        let mut inner = HashMap::new();
+        let mut i = 0;
+        while i < roots.len() {
+            let root = roots[i];
+            if let Some(d) = self.solver.derived[root] {
+                let dr = self.solver.find(d);
+                let dc = number(dr, &self.solver, &mut dense, &mut roots);
+                inner.insert(dense[&root], dc);
+            }
+            i += 1;
+        }
+        Sizes { classes, kinds, inner }
+    }
+}
+
+/// Infers the sizes of the arrays of `block` (its arguments and the results of its
+/// ops; nested regions are separate problems).
+pub fn infer(block: BlockRef, names: &Names) -> Result<Sizes, SizeError> {
+    let function_body = block.parent_operation().is_some_and(|p| op_name(p) == "func.func");
+    let mut inference = Inference {
+        names,
+        solver: Solver::default(),
+        vars: HashMap::new(),
+        order: Vec::new(),
+        terms: HashMap::new(),
+        generated: HashMap::new(),
+        function_body,
+    };
+    let what = if inference.function_body { "function argument" } else { "block argument" };
+    let mut arrays = HashMap::new();
+    for i in 0..block.argument_count() {
+        let Ok(argument) = block.argument(i) else { continue };
+        let v: Value = argument.into();
+        if is_array(v) {
+            inference.outside(v, what);
+            arrays.insert(raw(v), v);
+        }
+    }
+    let mut op = block.first_operation();
+    while let Some(o) = op {
+        inference.op(o, &mut arrays)?;
+        op = o.next_in_block();
+    }
+    Ok(inference.finish())
+}

@@ -1,0 +1,208 @@
+//! `array-fusion-analysis`: chooses the optimal clustering of every block of a function
+//! (the body and, as separate problems, the blocks of nested `scf` ops: seed 000 §4.1
+//! "Control flow") and records it on the ops:
+//! * `array.cluster = N : i64` on every combinator: its cluster, numbered in execution
+//!   order within its block;
+//! * `array.order = d : i64`: the traversal order in which it produces its output
+//!   (0 forward, 1 backward, ≥ 2 a gather label; seed 000 §3.3);
+//! * `array.fusion` on the function: formulation, cost, objective and status per block.
+//! Reports are also collected for `fuse-opt --emit-clustering=json|dot`.
+
+use crate::analysis::cost::CostFunction;
+use crate::analysis::driver::{AnalysisOptions, choose_clustering};
+use crate::analysis::extract;
+use crate::analysis::formulation::Formulation;
+use crate::analysis::report::{FunctionReport, cluster_names, to_dot};
+use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
+use array_dialect::source::file_line_col;
+use fusion_solver::Limits;
+use melior::ir::{
+    BlockLike, BlockRef, OperationRef, RegionLike,
+    attribute::{IntegerAttribute, StringAttribute},
+    operation::{OperationLike, OperationMutLike},
+    r#type::IntegerType,
+};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+pub static DEFINITION: PassDefinition = PassDefinition {
+    argument: "array-fusion-analysis",
+    description: "Choose the optimal fusion clustering of each block by ILP (SCIP) and record it as attributes",
+    anchor: Some("func.func"),
+    options: &[
+        PassOption { name: "formulation", description: "ILP formulation: combined (default), gather (seed 000 Fig. 4), robinson (seed 001 Fig. 1.14)", default: "combined" },
+        PassOption { name: "cost", description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes", default: "reads-writes" },
+        PassOption { name: "time-limit", description: "Solver time limit in seconds per block; the best incumbent is used when it is hit", default: "10" },
+        PassOption { name: "gap", description: "Relative optimality gap at which the solver may stop", default: "0" },
+        PassOption { name: "threads", description: "Solver threads", default: "1" },
+        PassOption { name: "dump-ilp", description: "Write each block's ILP in CPLEX LP format to this file (suffixed by the block's name when there are several)", default: "" },
+    ],
+    run,
+};
+
+/// Reports of every analysed block since the last [`take_reports`], for the driver's
+/// `--emit-clustering` output. Function passes may run on several threads.
+static REPORTS: Mutex<Vec<(FunctionReport, String)>> = Mutex::new(Vec::new());
+
+/// Takes the collected reports (JSON data and Graphviz text), in source order.
+pub fn take_reports() -> Vec<(FunctionReport, String)> {
+    let mut reports = std::mem::take(&mut *REPORTS.lock().unwrap_or_else(|e| e.into_inner()));
+    reports.sort_by(|a, b| a.0.position.cmp(&b.0.position));
+    reports
+}
+
+fn parse_options(function: OperationRef, options: &PassOptions) -> Result<(AnalysisOptions, String), PassFailed> {
+    let fail = |message: String| {
+        emit_error(function.location(), &format!("array-fusion-analysis: {message}"));
+        PassFailed
+    };
+    let formulation: Formulation = options.get("formulation").parse().map_err(fail)?;
+    let cost_text = options.get("cost").to_owned();
+    let cost: CostFunction = cost_text.parse().map_err(|e: String| fail(e))?;
+    let number = |name: &str| -> Result<f64, PassFailed> {
+        options.get(name).trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).ok_or_else(|| {
+            emit_error(
+                function.location(),
+                &format!("array-fusion-analysis: option '{name}' must be a non-negative number, got '{}'", options.get(name)),
+            );
+            PassFailed
+        })
+    };
+    let limits = Limits { time_seconds: number("time-limit")?, relative_gap: number("gap")?, threads: number("threads")?.max(1.0) as i32, ..Limits::default() };
+    let dump = options.get("dump-ilp");
+    let dump_ilp = (!dump.is_empty()).then(|| PathBuf::from(dump));
+    Ok((AnalysisOptions { formulation, cost, limits, dump_ilp }, cost_text))
+}
+
+/// Source text of files named in locations, to recover SSA names (cached per file).
+fn source_of(function: OperationRef, cache: &mut HashMap<String, Option<String>>) -> Option<String> {
+    let (file, _, _) = file_line_col(function.location())?;
+    cache.entry(file.clone()).or_insert_with(|| std::fs::read_to_string(&file).ok()).clone()
+}
+
+fn symbol_name(function: OperationRef) -> String {
+    function
+        .attribute("sym_name")
+        .ok()
+        .and_then(|a| StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+        .unwrap_or_else(|| "<anonymous>".into())
+}
+
+/// The blocks to analyse: the function body, then nested `scf` blocks, depth first.
+fn blocks_of<'c, 'a>(function: OperationRef<'c, 'a>) -> Vec<(String, BlockRef<'c, 'a>)> {
+    fn nested<'c, 'a>(block: BlockRef<'c, 'a>, prefix: &str, out: &mut Vec<(String, BlockRef<'c, 'a>)>) {
+        let mut op = block.first_operation();
+        while let Some(o) = op {
+            let name = o.name().as_string_ref().as_str().unwrap_or_default().to_owned();
+            if name.starts_with("scf.") {
+                let position = file_line_col(o.location()).map(|(_, l, c)| format!("{l}:{c}")).unwrap_or_default();
+                for (r, region) in o.regions().enumerate() {
+                    let mut b = region.first_block();
+                    let mut i = 0;
+                    while let Some(inner) = b {
+                        let label = format!("{prefix}/{name}@{position}#{r}.{i}");
+                        out.push((label.clone(), inner));
+                        nested(inner, &label, out);
+                        b = inner.next_in_region();
+                        i += 1;
+                    }
+                }
+            }
+            op = o.next_in_block();
+        }
+    }
+    let mut out = Vec::new();
+    let name = symbol_name(function);
+    if let Ok(region) = function.region(0)
+        && let Some(body) = region.first_block()
+    {
+        out.push((name.clone(), body));
+        nested(body, &name, &mut out);
+    }
+    out
+}
+
+fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> {
+    let (analysis, cost_text) = parse_options(function, options)?;
+    let mut cache = HashMap::new();
+    let source = source_of(function, &mut cache);
+    let blocks = blocks_of(function);
+    let several = blocks.len() > 1;
+    // SAFETY: the context outlives the pass run, which outlives every use below.
+    let context = unsafe { function.context().to_ref() };
+    let i64_type = IntegerType::new(context, 64).into();
+    let mut summaries = Vec::new();
+    let position = file_line_col(function.location()).unwrap_or_default();
+    for (index, (name, block)) in blocks.into_iter().enumerate() {
+        let extracted = match extract::extract_block(block, source.as_deref()) {
+            Ok(e) => e,
+            Err(e) => {
+                let location = match &e.location {
+                    Some((file, line, column)) => melior::ir::Location::new(context, file, *line as usize, *column as usize),
+                    None => function.location(),
+                };
+                emit_error(location, &e.message);
+                return Err(PassFailed);
+            }
+        };
+        let graph = &extracted.graph;
+        if !graph.nodes.iter().any(|n| n.kind.is_fusible_kind()) {
+            continue; // nothing to fuse in this block
+        }
+        let mut block_options = analysis.clone();
+        if several && let Some(path) = &analysis.dump_ilp {
+            block_options.dump_ilp = Some(PathBuf::from(format!("{}.{index}", path.display())));
+        }
+        let outcome = match choose_clustering(graph, &block_options) {
+            Ok(o) => o,
+            Err(e) => {
+                emit_error(function.location(), &format!("array-fusion-analysis: {e}"));
+                return Err(PassFailed);
+            }
+        };
+        for w in &outcome.warnings {
+            emit_warning(function.location(), &format!("array-fusion-analysis ({name}): {w}"));
+        }
+        for (cluster, nodes) in outcome.clustering.clusters.iter().enumerate() {
+            for node in nodes {
+                if let Some(Some(op)) = extracted.ops.get(node.0) {
+                    // SAFETY: the op belongs to the function this pass owns right now.
+                    let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(*op) };
+                    op.set_discardable_attribute("array.cluster", IntegerAttribute::new(i64_type, cluster as i64).into());
+                    op.set_discardable_attribute(
+                        "array.order",
+                        IntegerAttribute::new(i64_type, outcome.clustering.output_orders[node.0] as i64).into(),
+                    );
+                }
+            }
+        }
+        let report = FunctionReport {
+            name: name.clone(),
+            formulation: analysis.formulation.to_string(),
+            cost: cost_text.clone(),
+            objective: outcome.objective,
+            status: outcome.status,
+            solve_ms: outcome.solve_ms,
+            variables: outcome.variables,
+            rows: outcome.rows,
+            clusters: cluster_names(graph, &outcome.clustering),
+            position: (position.0.clone(), position.1, position.2 + index as u32),
+        };
+        summaries.push(format!(
+            "{}: {} clusters, objective {}, {}",
+            name,
+            report.clusters.len(),
+            report.objective,
+            report.status.as_str()
+        ));
+        let dot = to_dot(&name, graph, &outcome.clustering);
+        REPORTS.lock().unwrap_or_else(|e| e.into_inner()).push((report, dot));
+    }
+    if !summaries.is_empty() {
+        let mut f = unsafe { melior::ir::operation::OperationRefMut::from_raw(function.to_raw()) };
+        f.set_discardable_attribute("array.fusion", StringAttribute::new(context, &summaries.join("; ")).into());
+    }
+    Ok(())
+}
