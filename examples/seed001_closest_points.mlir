@@ -45,8 +45,9 @@
 //   `%sumy` producing `%midy`, with `length pts` = `array.dim %pts, 0`. (The
 //   paper treats the whole midpoint as one external combinator only because
 //   its CNF has no `length`.)
-// * border = min above' below' is a rank-0 2-input `array.map` of the two call
-//   results (`above'`/`below'` are spelled %abovePrime/%belowPrime: `'` is
+// * border = min above' below' is a scalar (`arith.minimumf` of the two call
+//   results read with `array.index`), not a loop: the regions that use it capture
+//   the scalar (`above'`/`below'` are spelled %abovePrime/%belowPrime: `'` is
 //   not allowed in SSA names).
 // * above m p = y >= m and below m p = y < m (the paper leaves them abstract;
 //   this pair partitions pts). The aboveB/belowB predicates are transcribed
@@ -61,8 +62,7 @@
 // * Because `merged`/`dists` are rank-2, `fold min border dists` becomes two
 //   folds over the innermost dimension: `%minsRows` (per row of aboveB) and
 //   `%mins`; both start from `border` (min is idempotent, so this equals the
-//   paper's single fold). The fold needs `border` as a scalar initial value,
-//   read at function level with `array.index %border[]`.
+//   paper's single fold); both take the scalar `border` as initial value.
 
 func.func private @closestPoints(tensor<?xcomplex<f64>>) -> tensor<f64>
 
@@ -101,31 +101,27 @@ func.func @closestPointsStep(%pts: tensor<?xcomplex<f64>>) -> tensor<f64> {
   // (external) Recursive 'divide' step
   %abovePrime = func.call @closestPoints(%aboves) : (tensor<?xcomplex<f64>>) -> tensor<f64>
   %belowPrime = func.call @closestPoints(%belows) : (tensor<?xcomplex<f64>>) -> tensor<f64>
-  %border = array.map %abovePrime, %belowPrime : tensor<f64>, tensor<f64> -> tensor<f64> {
-  ^bb0(%a: f64, %b: f64):
-    %min = arith.minimumf %a, %b : f64
-    array.yield %min : f64
-  }
+  %aboveMin = array.index %abovePrime[] : tensor<f64>
+  %belowMin = array.index %belowPrime[] : tensor<f64>
+  %border = arith.minimumf %aboveMin, %belowMin : f64
   // (cluster 2) Find points near the border to compare against each other
   %aboveB = array.filter %pts : tensor<?xcomplex<f64>> -> tensor<?xcomplex<f64>> {
   ^bb0(%p: complex<f64>):
     %m = array.index %midy[] : tensor<f64>
-    %bd = array.index %border[] : tensor<f64>
     %y = complex.im %p : complex<f64>
-    %line = arith.subf %m, %bd : f64
+    %line = arith.subf %m, %border : f64
     %below = arith.cmpf olt, %y, %line : f64
-    %above = arith.cmpf oge, %y, %bd : f64
+    %above = arith.cmpf oge, %y, %border : f64
     %keep = arith.andi %below, %above : i1
     array.yield %keep : i1
   }
   %belowB = array.filter %pts : tensor<?xcomplex<f64>> -> tensor<?xcomplex<f64>> {
   ^bb0(%p: complex<f64>):
     %m = array.index %midy[] : tensor<f64>
-    %bd = array.index %border[] : tensor<f64>
     %y = complex.im %p : complex<f64>
-    %line = arith.addf %m, %bd : f64
+    %line = arith.addf %m, %border : f64
     %above = arith.cmpf oge, %y, %line : f64
-    %below = arith.cmpf olt, %y, %bd : f64
+    %below = arith.cmpf olt, %y, %border : f64
     %keep = arith.andi %above, %below : i1
     array.yield %keep : i1
   }
@@ -144,13 +140,12 @@ func.func @closestPointsStep(%pts: tensor<?xcomplex<f64>>) -> tensor<f64> {
     %dist = complex.abs %diff : complex<f64>
     array.yield %dist : f64
   }
-  %borderScalar = array.index %border[] : tensor<f64>
-  %minsRows = array.fold %dists init(%borderScalar : f64) : tensor<?x?xf64> -> tensor<?xf64> {
+  %minsRows = array.fold %dists init(%border : f64) : tensor<?x?xf64> -> tensor<?xf64> {
   ^bb0(%acc: f64, %d: f64):
     %min = arith.minimumf %acc, %d : f64
     array.yield %min : f64
   }
-  %mins = array.fold %minsRows init(%borderScalar : f64) : tensor<?xf64> -> tensor<f64> {
+  %mins = array.fold %minsRows init(%border : f64) : tensor<?xf64> -> tensor<f64> {
   ^bb0(%acc: f64, %d: f64):
     %min = arith.minimumf %acc, %d : f64
     array.yield %min : f64

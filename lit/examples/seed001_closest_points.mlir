@@ -21,14 +21,16 @@
 // (external) Recursive 'divide' step
 // CHECK:         %[[ABOVEP:[0-9]+]] = call @closestPoints(%[[ABOVES]]) : (tensor<?xcomplex<f64>>) -> tensor<f64>
 // CHECK:         %[[BELOWP:[0-9]+]] = call @closestPoints(%[[BELOWS]]) : (tensor<?xcomplex<f64>>) -> tensor<f64>
-// CHECK:         %[[BORDER:[0-9]+]] = array.map %[[ABOVEP]], %[[BELOWP]] : tensor<f64>, tensor<f64> -> tensor<f64>
+// CHECK:         %[[AMIN:[0-9]+]] = array.index %[[ABOVEP]][] : tensor<f64>
+// CHECK:         %[[BMIN:[0-9]+]] = array.index %[[BELOWP]][] : tensor<f64>
+// CHECK:         %[[BORDER:[0-9]+]] = arith.minimumf %[[AMIN]], %[[BMIN]] : f64
 // (cluster 2) Points near the border
 // CHECK:         %[[ABOVEB:[0-9]+]] = array.filter %[[PTS]]
 // CHECK:           array.index %[[MIDY]][]
-// CHECK:           array.index %[[BORDER]][]
+// CHECK:           arith.subf %{{.+}}, %[[BORDER]]
 // CHECK:         %[[BELOWB:[0-9]+]] = array.filter %[[PTS]]
 // CHECK:           array.index %[[MIDY]][]
-// CHECK:           array.index %[[BORDER]][]
+// CHECK:           arith.addf %{{.+}}, %[[BORDER]]
 // (cluster 3) cross, distances and minimum
 // CHECK:         %[[NA:[0-9]+]] = array.dim %[[ABOVEB]], 0
 // CHECK:         %[[NB:[0-9]+]] = array.dim %[[BELOWB]], 0
@@ -37,9 +39,8 @@
 // CHECK:         %[[MERGEDB:[0-9]+]] = array.gather %[[BELOWB]][%[[MERGED]]#1] : tensor<?xcomplex<f64>>[tensor<?x?xindex>] -> tensor<?x?xcomplex<f64>>
 // CHECK:         %[[DISTS:[0-9]+]] = array.map %[[MERGEDA]], %[[MERGEDB]] : tensor<?x?xcomplex<f64>>, tensor<?x?xcomplex<f64>> -> tensor<?x?xf64>
 // CHECK:           complex.abs
-// CHECK:         %[[BORDERS:[0-9]+]] = array.index %[[BORDER]][] : tensor<f64>
-// CHECK:         %[[MINSROWS:[0-9]+]] = array.fold %[[DISTS]] init(%[[BORDERS]] : f64) : tensor<?x?xf64> -> tensor<?xf64>
-// CHECK:         %[[MINS:[0-9]+]] = array.fold %[[MINSROWS]] init(%[[BORDERS]] : f64) : tensor<?xf64> -> tensor<f64>
+// CHECK:         %[[MINSROWS:[0-9]+]] = array.fold %[[DISTS]] init(%[[BORDER]] : f64) : tensor<?x?xf64> -> tensor<?xf64>
+// CHECK:         %[[MINS:[0-9]+]] = array.fold %[[MINSROWS]] init(%[[BORDER]] : f64) : tensor<?xf64> -> tensor<f64>
 // CHECK:         return %[[MINS]] : tensor<f64>
 
 // CANON:       func.func private @closestPoints(
@@ -49,7 +50,7 @@
 // CANON:         array.map
 // CANON-COUNT-2: array.filter
 // CANON-COUNT-2: call @closestPoints
-// CANON:         array.map
+// CANON:         arith.minimumf
 // CANON-COUNT-2: array.filter
 // CANON-COUNT-2: array.dim
 // CANON:         array.generate

@@ -299,8 +299,12 @@ fn closest_points_sizes_and_scalar_dependencies() {
         assert!(!e.fusible && e.access == Access::Unordered, "{f}: {g}");
     }
     assert!(edge(&g, "aboveB", "mergedA").fusible);
-    for fold in ["minsRows", "mins"] {
-        assert_eq!(edge(&g, "border", fold).access, Access::Unordered, "{g}");
+    // border = min above' below' is a scalar computed from the two recursive calls:
+    // everything that uses it depends on both calls (seed 001 Fig. 1.10, external).
+    for user in ["aboveB", "belowB", "minsRows", "mins"] {
+        for call in ["abovePrime", "belowPrime"] {
+            assert_eq!(edge(&g, call, user).access, Access::Unordered, "{call} -> {user}: {g}");
+        }
     }
     // minsRows has one element per element of aboveB.
     assert_eq!(g.node(id(&g, "minsRows")).output_size, g.node(id(&g, "aboveB")).output_size, "{g}");

@@ -145,8 +145,7 @@ fn possible(preventing: &[Vec<bool>], a: NodeId, b: NodeId) -> bool {
 /// The parent transducer of a node (seed 001 Fig. 1.7): the transducer whose output
 /// size is the node's iteration size.
 fn parent_transducer(graph: &Graph, n: NodeId) -> Option<NodeId> {
-    let iteration = graph.node(n).iteration?;
-    graph.transducer_of(iteration).filter(|t| *t != n)
+    graph.parent_transducer(n).filter(|t| *t != n)
 }
 
 /// Compatible concestors of `a` and `b` with their distance (seed 001 Fig. 1.8).

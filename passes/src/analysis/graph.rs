@@ -165,7 +165,11 @@ pub struct Graph {
 impl Node {
     /// Whether the node's output size differs from its iteration size (seed 001 §1.3.6).
     pub fn is_transducer(&self) -> bool {
-        self.output_size.is_some() && self.output_size != self.iteration
+        self.kind.is_fusible_kind()
+            && self.kind != NodeKind::Scatter
+            && self.iteration.is_some()
+            && self.output_size.is_some()
+            && self.output_size != self.iteration
     }
 }
 
@@ -202,8 +206,55 @@ impl Graph {
     }
 
     /// The transducer whose output size is `size`, if any (seed 001 Fig. 1.7).
+    /// Several transducers may share an output size class (all scalar folds do), so
+    /// prefer [`Graph::parent_transducer`], which follows the data.
     pub fn transducer_of(&self, size: SizeClass) -> Option<NodeId> {
         self.size_parent.iter().find(|(s, _)| *s == size).map(|(_, n)| *n)
+    }
+
+    /// The parent transducer of node `n` (seed 001 Fig. 1.7 `trans'`): following the
+    /// arrays `n` iterates over (its elementwise inputs) back through size-preserving
+    /// producers to the transducer that made that size. `None` when the size comes from
+    /// an input, a generate or a barrier.
+    pub fn parent_transducer(&self, n: NodeId) -> Option<NodeId> {
+        let mut visited = vec![false; self.nodes.len()];
+        self.trans_of_inputs(n, &mut visited)
+    }
+
+    /// `trans'` of seed 001 Fig. 1.7: the transducer behind the iteration-driving inputs.
+    fn trans_of_inputs(&self, n: NodeId, visited: &mut [bool]) -> Option<NodeId> {
+        let iteration = self.node(n).iteration?;
+        for e in &self.edges {
+            if e.to != n || e.access != Access::InOutputOrder {
+                continue;
+            }
+            let producer = self.node(e.from);
+            // Only inputs of the node's own iteration size drive its loop.
+            let produced_size = if producer.is_transducer() { producer.output_size } else { producer.iteration };
+            if produced_size != Some(iteration) && producer.kind != NodeKind::Input {
+                continue;
+            }
+            if let Some(t) = self.trans_of_array(e.from, visited) {
+                return Some(t);
+            }
+        }
+        None
+    }
+
+    /// `trans` of seed 001 Fig. 1.7: the transducer that made the size of the array
+    /// produced by `p`.
+    fn trans_of_array(&self, p: NodeId, visited: &mut [bool]) -> Option<NodeId> {
+        if std::mem::replace(&mut visited[p.0], true) {
+            return None;
+        }
+        let producer = self.node(p);
+        if !producer.kind.is_fusible_kind() {
+            return None;
+        }
+        if producer.is_transducer() {
+            return Some(p);
+        }
+        self.trans_of_inputs(p, visited)
     }
 
     /// Looks a node up by name (tests and reports).

@@ -310,11 +310,12 @@ pub fn read_order(e: &Edge, output_orders: &[Order]) -> Option<Order> {
 }
 
 /// The parent transducer of `n` (seed 001 Fig. 1.7 `trans`): the transducer whose
-/// output size is `n`'s iteration size. A transducer's own iteration size is its input
-/// size, so its parent is the transducer above it.
+/// output `n` iterates over, found by following the data (several transducers may share
+/// an output size class). A transducer's own iteration size is its input size, so its
+/// parent is the transducer above it.
 fn parent_transducer(graph: &Graph, n: NodeId) -> Option<NodeId> {
-    let size = graph.node(n).iteration?;
-    graph.transducer_of(size).filter(|t| *t != n && t.0 < graph.nodes.len())
+    graph.node(n).iteration?;
+    graph.parent_transducer(n).filter(|t| *t != n && t.0 < graph.nodes.len())
 }
 
 /// A pair of compatible concestors with their distance (`concestors'` of Fig. 1.8).
