@@ -6,7 +6,7 @@ use fusion_passes::analysis::graph::{Access, Edge, Graph, NodeId, NodeKind};
 use std::collections::BTreeSet;
 
 /// Every function of `file` (in examples/) with its graph or error.
-fn graphs_of(file: &str) -> Vec<(String, Result<Graph, ExtractError>)> {
+pub fn graphs_of(file: &str) -> Vec<(String, Result<Graph, ExtractError>)> {
     let context = array_dialect::context();
     let path = crate::repo_root().join("examples").join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -14,7 +14,7 @@ fn graphs_of(file: &str) -> Vec<(String, Result<Graph, ExtractError>)> {
     extract_module(&module, Some(&text))
 }
 
-fn graph(file: &str, function: &str) -> Graph {
+pub fn graph(file: &str, function: &str) -> Graph {
     let all = graphs_of(file);
     let (_, g) =
         all.into_iter().find(|(n, _)| n == function).unwrap_or_else(|| panic!("no function {function} in {file}"));

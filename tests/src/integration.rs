@@ -1,5 +1,6 @@
 //! The integration tests of the workspace, one module per area.
 
+mod analysis;
 mod builders;
 mod examples;
 mod graphs;

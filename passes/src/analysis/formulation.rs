@@ -301,9 +301,13 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         let nd = graph.node(node);
         for output in 0..nd.outputs {
             let out_edges: Vec<_> = graph.out_edges(node).filter(|(_, e)| e.output == output).map(|(_, e)| e.clone()).collect();
+            if out_edges.is_empty() && !nd.escapes && nd.kind.is_fusible_kind() {
+                // A dead output: nobody reads it and it is not a result, so the loop
+                // need not store it (it counts as fused away, seed 000 (6) with no x).
+                continue;
+            }
             let always_manifest = !nd.kind.is_fusible_kind()
                 || nd.escapes
-                || out_edges.is_empty()
                 || out_edges.iter().any(|e| !e.fusible || !fused_candidates.contains(&(e.from, e.to)));
             if always_manifest && !exact {
                 manifest_terms.push((node, output, None));
