@@ -1,0 +1,3 @@
+fn main() {
+    build_support::emit_runtime_search_paths();
+}

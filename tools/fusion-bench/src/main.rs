@@ -1,0 +1,113 @@
+//! `fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60]
+//! [--formulations combined,gather] [--cost reads-writes]`
+//!
+//! Solve time of the fusion ILP against program size, on seeded random programs
+//! (`analysis::random`) and on the largest bundled examples, side by side for the
+//! formulations asked. One row per (program, formulation): combinators, edges, model
+//! size, wall time of the solve, status and objective. Not a test: timings depend on the
+//! machine; compare rows of one run.
+
+use fusion_passes::analysis::{
+    driver::{AnalysisOptions, choose_clustering},
+    formulation::Formulation,
+    graph::Graph,
+    random::random_graph,
+};
+use fusion_solver::Limits;
+use std::process::ExitCode;
+
+fn arg<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(|s| s.as_str())
+}
+
+fn row(label: &str, g: &Graph, formulation: Formulation, options: &AnalysisOptions) {
+    let combinators = g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count();
+    let options = AnalysisOptions { formulation, ..options.clone() };
+    match choose_clustering(g, &options) {
+        Ok(o) => println!(
+            "{label:<28} {:<9} {combinators:>6} {:>6} {:>8} {:>8} {:>10.1} {:<11} {:>9} {:>8}",
+            formulation.to_string(),
+            g.edges.len(),
+            o.variables,
+            o.rows,
+            o.solve_ms,
+            o.status.as_str(),
+            o.objective,
+            o.clustering.clusters.len()
+        ),
+        Err(e) => println!("{label:<28} {:<9} error: {e}", formulation.to_string()),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let parse_list = |s: &str| -> Vec<String> { s.split(',').map(|x| x.trim().to_owned()).filter(|x| !x.is_empty()).collect() };
+    let sizes: Vec<usize> = parse_list(arg(&args, "--sizes").unwrap_or("10,30,100,300,1000")).iter().filter_map(|s| s.parse().ok()).collect();
+    let seeds: u64 = arg(&args, "--seeds").and_then(|s| s.parse().ok()).unwrap_or(3);
+    let time_limit: f64 = arg(&args, "--time-limit").and_then(|s| s.parse().ok()).unwrap_or(60.0);
+    let cost = arg(&args, "--cost").unwrap_or("reads-writes");
+    let formulations: Vec<Formulation> = match parse_list(arg(&args, "--formulations").unwrap_or("combined,gather"))
+        .iter()
+        .map(|f| f.parse())
+        .collect::<Result<_, _>>()
+    {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("fusion-bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = AnalysisOptions {
+        formulation: Formulation::Combined,
+        cost: match cost.parse() {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("fusion-bench: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        limits: Limits { time_seconds: time_limit, ..Limits::default() },
+        dump_ilp: None,
+    };
+    println!("cost={cost} time-limit={time_limit}s (SCIP 10, one thread)");
+    println!(
+        "{:<28} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>8}",
+        "program", "form.", "comb.", "edges", "vars", "rows", "solve ms", "status", "objective", "clusters"
+    );
+    for &size in &sizes {
+        for seed in 0..seeds {
+            let g = random_graph(size, seed);
+            for &f in &formulations {
+                row(&format!("random n={size} seed={seed}"), &g, f, &options);
+            }
+        }
+    }
+    // The largest examples of the seeds.
+    let context = array_dialect::context();
+    for (file, function) in [
+        ("examples/seed001_closest_points.mlir", "closestPointsStep"),
+        ("examples/seed004_sieve.mlir", "sieveStep"),
+        ("examples/seed002_normalise2.mlir", "normalise2Extended"),
+        ("examples/seed001_quadtree.mlir", "initialBounds"),
+    ] {
+        let Ok(module) = array_dialect::source::load_file(&context, std::path::Path::new(file)) else {
+            eprintln!("fusion-bench: cannot load {file} (run from the repository root)");
+            continue;
+        };
+        let source = std::fs::read_to_string(file).ok();
+        for (name, g) in fusion_passes::analysis::extract::extract_module(&module, source.as_deref()) {
+            if name != function {
+                continue;
+            }
+            match g {
+                Ok(g) => {
+                    for &f in &formulations {
+                        row(function, &g, f, &options);
+                    }
+                }
+                Err(e) => eprintln!("{e}"),
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
