@@ -165,7 +165,10 @@ fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> 
         for w in &outcome.warnings {
             emit_warning(function.location(), &format!("array-fusion-analysis ({name}): {w}"));
         }
-        for (cluster, nodes) in outcome.clustering.clusters.iter().enumerate() {
+        // Clusters are numbered in execution order, counting only those with a
+        // combinator (inputs and barriers are not loops of the program).
+        let loops = outcome.clustering.clusters.iter().filter(|c| c.iter().any(|n| graph.node(*n).kind.is_fusible_kind()));
+        for (cluster, nodes) in loops.enumerate() {
             for node in nodes {
                 if let Some(Some(op)) = extracted.ops.get(node.0) {
                     // SAFETY: the op belongs to the function this pass owns right now.

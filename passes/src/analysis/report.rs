@@ -133,11 +133,15 @@ pub fn to_dot(name: &str, graph: &Graph, clustering: &Clustering) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "digraph {} {{", dot_id(name));
     let _ = writeln!(out, "  rankdir=TB;\n  node [shape=ellipse, fontname=\"monospace\"];");
-    for (c, nodes) in clustering.clusters.iter().enumerate() {
+    // Numbered like the `array.cluster` attributes: loops only, in execution order.
+    let mut c = 0;
+    for nodes in &clustering.clusters {
         let fusible: Vec<_> = nodes.iter().filter(|n| graph.node(**n).kind.is_fusible_kind()).collect();
         if fusible.is_empty() {
             continue;
         }
+        c += 1;
+        let c = c - 1;
         let _ = writeln!(out, "  subgraph cluster_{c} {{\n    style=dotted; label=\"cluster {c}\";");
         for n in fusible {
             let node = graph.node(*n);

@@ -1,0 +1,62 @@
+// Bad options and ill-sized programs are located errors (exit code 1), never a crash.
+// RUN: fuse-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(func.func(array-fusion-analysis))' -o /dev/null
+// RUN: not fuse-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(array-fusion-analysis{cost=bogus}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=COST
+// RUN: not fuse-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(array-fusion-analysis{formulation=robinson cost=reads}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=PAIR
+// RUN: not fuse-opt %s --emit-clustering=xml 2>&1 | FileCheck %s --check-prefix=EMIT
+
+// COST: error: array-fusion-analysis: unknown cost model 'bogus'
+// PAIR: error: array-fusion-analysis: cost=reads needs traversal orders and is not part of formulation=robinson
+// EMIT: fuse-opt: error: --emit-clustering: expected 'json' or 'dot', got 'xml'
+
+// seed 001 §1.3.4 bad1: map2 of a filter result and the filter's input.
+func.func @bad1(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %flt = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %c0 = arith.constant 0 : i64
+    %p = arith.cmpi sgt, %x, %c0 : i64
+    array.yield %p : i1
+  }
+  // expected-error@+1 {{ill-sized program: 'array.map' requires its inputs to have the same size, but %flt has a data-dependent size}}
+  %ys = array.map %flt, %xs : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%a: i64, %b: i64):
+    %s = arith.addi %a, %b : i64
+    array.yield %s : i64
+  }
+  return %ys : tensor<?xi64>
+}
+
+// -----
+
+// seed 001 §1.3.4 bad2: two filters are not known to give the same number of elements.
+func.func @bad2(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %flt1 = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %c0 = arith.constant 0 : i64
+    %p = arith.cmpi sgt, %x, %c0 : i64
+    array.yield %p : i1
+  }
+  %flt2 = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %c0 = arith.constant 0 : i64
+    %p = arith.cmpi slt, %x, %c0 : i64
+    array.yield %p : i1
+  }
+  // expected-error@+1 {{and %flt2 has a different data-dependent size}}
+  %ys = array.map %flt1, %flt2 : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%a: i64, %b: i64):
+    %s = arith.addi %a, %b : i64
+    array.yield %s : i64
+  }
+  return %ys : tensor<?xi64>
+}
+
+// -----
+
+// A well-sized function: only the robinson/reads pairing fails on it.
+func.func @fine(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    array.yield %x : i64
+  }
+  return %ys : tensor<?xi64>
+}
