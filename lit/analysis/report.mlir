@@ -4,6 +4,20 @@
 // RUN: fuse-opt %s --emit-clustering=json | FileCheck %s --check-prefix=DEFAULT
 // RUN: fuse-opt %s --emit-clustering=dot | FileCheck %s --check-prefix=DOT
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion-analysis))' | FileCheck %s --check-prefix=ATTRS
+// RUN: fuse-opt %s --dump-ilp=%t.lp -o /dev/null && FileCheck %s --check-prefix=LP < %t.lp
+// RUN: not fuse-opt %s --dump-ilp=%t.lp --pass-pipeline='builtin.module(func.func(array-fusion-analysis))' 2>&1 | FileCheck %s --check-prefix=LPTWICE
+
+// The model in CPLEX LP format: π per node, x per fusible pair, the scalar reads of the
+// folds' results as precedences.
+// LP: \ Problem: fusion_combined
+// LP: Minimize
+// LP: Subject To
+// LP-DAG: after_1_4: pi_4_ys1 - pi_1_sum1 >= 1
+// LP-DAG: after_3_5: pi_5_ys2 - pi_3_sum2 >= 1
+// LP: Bounds
+// LP: Binary
+// LP: End
+// LPTWICE: --dump-ilp: the pipeline already names array-fusion-analysis
 
 // ROBINSON: {"functions":[{"name":"normalize2","formulation":"robinson","cost":"robinson","objective":51,"status":"optimal","solve_ms":{{[0-9.]+}},"variables":16,"rows":21,"clusters":{{\[\["sum1","gts","sum2"\],\["ys1","ys2"\]\]}}}]}
 // DEFAULT: {"functions":[{"name":"normalize2","formulation":"combined","cost":"reads-writes","objective":8,"status":"optimal",{{.*}}"clusters":{{\[\["sum1","gts","sum2"\],\["ys1","ys2"\]\]}}}]}

@@ -24,8 +24,8 @@ enum Emit {
     Dot,
 }
 
-/// Takes `--emit-clustering=json|dot` (our only flag of our own) out of the arguments;
-/// everything else is MlirOptMain's. With it, the analysis runs (by default with its
+/// Takes our own flags, `--emit-clustering=json|dot` and `--dump-ilp=FILE`, out of the
+/// arguments; everything else is MlirOptMain's. With it, the analysis runs (by default with its
 /// default options, or as the user's `--pass-pipeline` says), the IR output is dropped,
 /// and the report is printed on stdout.
 fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, String> {
@@ -49,8 +49,32 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, St
             other => return Err(format!("--emit-clustering: expected 'json' or 'dot', got '{other}'")),
         });
     }
+    // `--dump-ilp=FILE`: the CPLEX LP text of each analysed block's model.
+    let mut dump = None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].to_string_lossy().into_owned();
+        if let Some(path) = arg.strip_prefix("--dump-ilp=").or_else(|| arg.strip_prefix("-dump-ilp=")) {
+            dump = Some(path.to_owned());
+            args.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    let has_analysis = args.iter().any(|a| a.to_string_lossy().contains("array-fusion-analysis"));
+    if let Some(path) = &dump {
+        if has_analysis {
+            return Err(format!(
+                "--dump-ilp: the pipeline already names array-fusion-analysis; give the file as its option instead: array-fusion-analysis{{dump-ilp={path}}}"
+            ));
+        }
+        if path.is_empty() || path.contains(['{', '}', ' ']) {
+            return Err(format!("--dump-ilp: '{path}' is not a usable file name here"));
+        }
+        args.push(format!("--pass-pipeline=builtin.module(func.func(array-fusion-analysis{{dump-ilp={path}}}))").into());
+    }
     if emit.is_some() {
-        if !args.iter().any(|a| a.to_string_lossy().contains("array-fusion-analysis")) {
+        if !has_analysis && dump.is_none() {
             args.push("--pass-pipeline=builtin.module(func.func(array-fusion-analysis))".into());
         }
         args.push("-o".into());
