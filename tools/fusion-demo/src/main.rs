@@ -71,6 +71,11 @@ fn main() -> ExitCode {
                                 Err(e) => ("-".into(), "-".into(), format!("verified, analysis error: {e}")),
                             }
                         }
+                        Some((_, Ok(_))) if f.combinator_count() > 0 => (
+                            "-".into(),
+                            "-".into(),
+                            "verified, combinators only in nested scf blocks (fuse-opt --emit-clustering=json)".into(),
+                        ),
                         Some((_, Ok(_))) => ("0".into(), "-".into(), "verified, nothing to fuse".into()),
                         Some((_, Err(e))) if e.message.starts_with("ill-sized") => {
                             ("-".into(), "-".into(), "verified, ill-sized (rejected by size inference)".into())
