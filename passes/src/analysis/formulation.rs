@@ -411,7 +411,6 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     }
 
     let offset = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
-    let _ = (ORDER_FORWARD, ORDER_BACKWARD);
     Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
 }
 
@@ -849,6 +848,19 @@ impl Ilp {
         // Execution order: by π, then by the first node's program position. A cluster's
         // nodes share π (they are joined by fused x = 0 pairs or same-π reads).
         clusters.sort_by_key(|c| (c.iter().map(|n| pi[n.0]).min().unwrap_or(0), c[0].0));
+        // Order 0 and order 1 are interchangeable in a cluster that has no `scanr`
+        // (every constraint between them is an equality, and outputs may be 0 or 1), so
+        // the solver may pick either; prefer forward loops for readable, stable output.
+        let mut output_orders = output_orders;
+        for cluster in &clusters {
+            if cluster.iter().all(|n| graph.node(*n).kind.fixed_output_order() != Some(ORDER_BACKWARD)) {
+                for n in cluster {
+                    if output_orders[n.0] == ORDER_BACKWARD {
+                        output_orders[n.0] = ORDER_FORWARD;
+                    }
+                }
+            }
+        }
         Clustering { clusters, output_orders }
     }
 }
