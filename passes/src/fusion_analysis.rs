@@ -178,6 +178,10 @@ fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> 
                         "array.order",
                         IntegerAttribute::new(i64_type, outcome.clustering.output_orders[node.0] as i64).into(),
                     );
+                    if let crate::analysis::graph::NodeKind::Gather { label } = graph.node(*node).kind {
+                        // The order in which this gather (or gather-like sugar) reads its source.
+                        op.set_discardable_attribute("array.label", IntegerAttribute::new(i64_type, label as i64).into());
+                    }
                 }
             }
         }

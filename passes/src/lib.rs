@@ -5,8 +5,11 @@
 
 pub mod analysis;
 pub mod bridge;
+pub mod fuse;
 pub mod fusion_analysis;
+pub mod ir;
 pub mod summary;
+pub mod unfuse;
 mod test_summary;
 
 /// Registers every pass of this crate (idempotent).
@@ -15,5 +18,7 @@ pub fn register_all_passes() {
     ONCE.call_once(|| {
         bridge::register(&test_summary::DEFINITION);
         bridge::register(&fusion_analysis::DEFINITION);
+        bridge::register(&fuse::DEFINITION);
+        bridge::register(&unfuse::DEFINITION);
     });
 }

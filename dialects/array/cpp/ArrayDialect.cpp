@@ -493,6 +493,262 @@ LogicalResult ReplicateOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Fusion trees: cluster, vertical, horizontal, diagonal
+//===----------------------------------------------------------------------===//
+//
+// What seed 002 §4.4 could not enforce in Haskell types, checked here:
+// * structure: the `LeftHandSide` binding (the consumer of a vertical or
+//   diagonal receives exactly the producer's arrays), the result lists of each
+//   rule (vertical: consumer's; horizontal and diagonal: both sides'), one tree
+//   per cluster, and leaves that are combinators;
+// * seed 000 Fig. 2: a bound array x is read by the consumer only element by
+//   element, in the order its producer produces it (VERTICAL/DIAGONAL with the
+//   side condition x ∉ I₂: no read at arbitrary indices, no other order);
+// * seed 000 §3.3: every output of a cluster is produced in order 0 or 1;
+// * one iteration space: the two sides of a horizontal node with static
+//   iteration shapes must agree unless a size-changing combinator is involved
+//   (symbolic sizes and concestors are checked by the analysis's validator
+//   before `array-fuse` builds the tree).
+// Orders come from the `array.order` attribute of each leaf (0 when absent)
+// and gather labels from `array.label`.
+
+namespace {
+
+bool isFusionNode(Operation *op) { return isa<VerticalOp, HorizontalOp, DiagonalOp>(op); }
+
+bool isLeafCombinator(Operation *op) {
+  return isa<MapOp, GenerateOp, GatherOp, ScatterOp, FoldOp, ScanOp, FilterOp, ExpandOp,
+             BackpermuteOp, PermuteOp, ReverseOp, ReplicateOp>(op);
+}
+
+int64_t orderOf(Operation *leaf) {
+  if (auto a = leaf->getAttrOfType<IntegerAttr>("array.order"))
+    return a.getInt();
+  return 0;
+}
+
+/// The leaf op producing `v`, looking through the results of nested fusion
+/// nodes and clusters; null if `v` is not produced by a leaf of a tree.
+Operation *producingLeaf(Value v) {
+  for (int depth = 0; depth < 1024; ++depth) {
+    auto result = dyn_cast<OpResult>(v);
+    if (!result)
+      return nullptr;
+    Operation *op = result.getOwner();
+    if (isLeafCombinator(op))
+      return op;
+    unsigned index = result.getResultNumber();
+    auto yieldOf = [](Region &r) { return cast<YieldOp>(r.front().getTerminator()); };
+    if (auto c = dyn_cast<ClusterOp>(op)) {
+      v = yieldOf(c.getBody()).getValues()[index];
+    } else if (auto vert = dyn_cast<VerticalOp>(op)) {
+      v = yieldOf(vert.getConsumer()).getValues()[index];
+    } else if (isa<HorizontalOp, DiagonalOp>(op)) {
+      Region &first = op->getRegion(0), &second = op->getRegion(1);
+      unsigned n = yieldOf(first).getValues().size();
+      v = index < n ? yieldOf(first).getValues()[index] : yieldOf(second).getValues()[index - n];
+    } else {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+/// Every region of a fusion node or cluster: one block ending in array.yield,
+/// holding only leaves and fusion nodes.
+LogicalResult verifyTreeRegion(Operation *op, Region &region, StringRef name, bool mayHaveArguments) {
+  Block &block = region.front();
+  if (!mayHaveArguments && block.getNumArguments() != 0)
+    return op->emitOpError() << "region '" << name << "' takes no arguments";
+  if (!isa<YieldOp>(block.getTerminator()))
+    return op->emitOpError() << "region '" << name << "' must end with 'array.yield'";
+  for (Operation &inner : block.without_terminator())
+    if (!isLeafCombinator(&inner) && !isFusionNode(&inner))
+      return op->emitOpError() << "region '" << name
+                               << "' may only hold combinators and fusion nodes, found '"
+                               << inner.getName() << "'";
+  return success();
+}
+
+TypeRange yieldTypes(Region &region) {
+  return cast<YieldOp>(region.front().getTerminator()).getValues().getTypes();
+}
+
+/// The order in which `user` reads operand `use`; failure for reads at
+/// arbitrary indices (free variables, scatter destinations).
+FailureOr<int64_t> readOrder(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (auto gather = dyn_cast<GatherOp>(user)) {
+    if (use.get() == gather.getSource() && use.getOperandNumber() == 0) {
+      if (auto label = gather->getAttrOfType<IntegerAttr>("array.label"))
+        return label.getInt();
+      return failure();
+    }
+    return orderOf(user);
+  }
+  if (auto scatter = dyn_cast<ScatterOp>(user))
+    if (use.getOperandNumber() == 0)
+      return failure(); // the destination is written at arbitrary indices
+  if (isa<BackpermuteOp, ReverseOp, ReplicateOp>(user) && use.getOperandNumber() == 0) {
+    // Gather-like sugar reads its source in its own order, like a gather.
+    if (auto label = user->getAttrOfType<IntegerAttr>("array.label"))
+      return label.getInt();
+    return failure();
+  }
+  if (isa<PermuteOp>(user) && use.getOperandNumber() == 1)
+    return failure(); // the destination is written at arbitrary indices
+  return orderOf(user);
+}
+
+/// seed 000 Fig. 2 VERTICAL/DIAGONAL: each bound array is read only element by
+/// element, in its producer's order.
+LogicalResult verifyBinding(Operation *op, Region &producer, Region &consumer) {
+  auto produced = cast<YieldOp>(producer.front().getTerminator()).getValues();
+  Block &block = consumer.front();
+  if (block.getArgumentTypes() != TypeRange(produced.getTypes()))
+    return op->emitOpError() << "region 'consumer' must take the producer's arrays "
+                             << typeList(produced.getTypes()) << " as arguments, but takes "
+                             << typeList(block.getArgumentTypes());
+  for (auto [i, argument] : llvm::enumerate(block.getArguments())) {
+    Operation *leaf = producingLeaf(produced[i]);
+    int64_t order = leaf ? orderOf(leaf) : 0;
+    for (OpOperand &use : argument.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<YieldOp>(user) && (user->getParentOp() == op || isFusionNode(user->getParentOp()) ||
+                                 isa<ClusterOp>(user->getParentOp())))
+        continue; // forwarded as a result
+      // A use nested inside a leaf's element function reads at arbitrary indices.
+      Operation *leafUser = user;
+      while (leafUser && !isLeafCombinator(leafUser))
+        leafUser = leafUser->getParentOp();
+      if (leafUser != user)
+        return op->emitOpError() << "array #" << i
+                                 << " bound by the consumer is read at arbitrary indices inside '"
+                                 << (leafUser ? leafUser->getName().getStringRef() : StringRef("?"))
+                                 << "'; a fused array may only be streamed (seed 000 Fig. 2, x "
+                                    "not in I2)";
+      FailureOr<int64_t> read = readOrder(use);
+      if (failed(read))
+        return op->emitOpError() << "array #" << i << " bound by the consumer is read by '"
+                                 << user->getName()
+                                 << "' in no traversal order; it cannot be fused over (seed 000 "
+                                    "Table 1)";
+      if (*read != order)
+        return op->emitOpError() << "array #" << i << " is produced in order " << order
+                                 << " but read in order " << *read << " by '" << user->getName()
+                                 << "' (seed 000 Fig. 2: fusion needs matching traversal orders)";
+    }
+  }
+  return success();
+}
+
+/// A static iteration shape of a leaf, if it has one.
+std::optional<SmallVector<int64_t>> staticIterationShape(Operation *leaf) {
+  Value driver;
+  if (auto gather = dyn_cast<GatherOp>(leaf))
+    driver = gather.getIndices().empty() ? Value() : gather.getIndices().front();
+  else if (auto scatter = dyn_cast<ScatterOp>(leaf))
+    driver = scatter.getValues();
+  else if (leaf->getNumOperands() > 0 && isa<RankedTensorType>(leaf->getOperand(0).getType()) &&
+           !isa<GenerateOp>(leaf))
+    driver = leaf->getOperand(0);
+  else if (leaf->getNumResults() > 0)
+    driver = leaf->getResult(0);
+  if (!driver)
+    return std::nullopt;
+  auto type = dyn_cast<RankedTensorType>(driver.getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  return SmallVector<int64_t>(type.getShape());
+}
+
+void collectLeaves(Region &region, SmallVectorImpl<Operation *> &leaves) {
+  region.walk([&](Operation *op) {
+    if (isLeafCombinator(op))
+      leaves.push_back(op);
+    return isLeafCombinator(op) ? WalkResult::skip() : WalkResult::advance();
+  });
+}
+
+} // namespace
+
+LogicalResult ClusterOp::verifyRegions() {
+  Region &body = getBody();
+  if (failed(verifyTreeRegion(*this, body, "body", false)))
+    return failure();
+  Block &block = body.front();
+  if (std::distance(block.begin(), block.end()) != 2)
+    return emitOpError() << "body must hold exactly one fusion tree (or one combinator) and the "
+                            "yield";
+  auto yield = cast<YieldOp>(block.getTerminator());
+  if (TypeRange(yield.getValues().getTypes()) != getResultTypes())
+    return emitOpError() << "yields " << typeList(yield.getValues().getTypes())
+                         << ", but its results are " << typeList(getResultTypes());
+  Operation *root = &block.front();
+  for (auto [i, v] : llvm::enumerate(yield.getValues())) {
+    if (v.getDefiningOp() != root)
+      return emitOpError() << "output #" << i << " is not a result of the cluster's tree";
+    if (Operation *leaf = producingLeaf(v)) {
+      int64_t order = orderOf(leaf);
+      if (order != 0 && order != 1)
+        return emitOpError() << "output #" << i << " is produced in order " << order
+                             << " (a gather's order), so it would not be fully computed; outputs "
+                                "of a cluster must be in order 0 or 1 (seed 000 §3.3)";
+    }
+  }
+  return success();
+}
+
+LogicalResult VerticalOp::verifyRegions() {
+  if (failed(verifyTreeRegion(*this, getProducer(), "producer", false)) ||
+      failed(verifyTreeRegion(*this, getConsumer(), "consumer", true)))
+    return failure();
+  if (yieldTypes(getConsumer()) != getResultTypes())
+    return emitOpError() << "must yield the consumer's arrays " << typeList(yieldTypes(getConsumer()))
+                         << ", but its results are " << typeList(getResultTypes());
+  return verifyBinding(*this, getProducer(), getConsumer());
+}
+
+LogicalResult DiagonalOp::verifyRegions() {
+  if (failed(verifyTreeRegion(*this, getProducer(), "producer", false)) ||
+      failed(verifyTreeRegion(*this, getConsumer(), "consumer", true)))
+    return failure();
+  SmallVector<Type> expected(yieldTypes(getProducer()));
+  llvm::append_range(expected, yieldTypes(getConsumer()));
+  if (TypeRange(expected) != getResultTypes())
+    return emitOpError() << "must yield the producer's then the consumer's arrays "
+                         << typeList(expected) << ", but its results are "
+                         << typeList(getResultTypes());
+  return verifyBinding(*this, getProducer(), getConsumer());
+}
+
+LogicalResult HorizontalOp::verifyRegions() {
+  if (failed(verifyTreeRegion(*this, getLeft(), "left", false)) ||
+      failed(verifyTreeRegion(*this, getRight(), "right", false)))
+    return failure();
+  SmallVector<Type> expected(yieldTypes(getLeft()));
+  llvm::append_range(expected, yieldTypes(getRight()));
+  if (TypeRange(expected) != getResultTypes())
+    return emitOpError() << "must yield the left then the right side's arrays " << typeList(expected)
+                         << ", but its results are " << typeList(getResultTypes());
+  // One iteration space: compare static iteration shapes when no size-changing
+  // combinator (filter, expand, fold) is involved.
+  SmallVector<Operation *> left, right;
+  collectLeaves(getLeft(), left);
+  collectLeaves(getRight(), right);
+  auto changesSize = [](Operation *op) { return isa<FilterOp, ExpandOp, FoldOp>(op); };
+  if (llvm::any_of(left, changesSize) || llvm::any_of(right, changesSize) || left.empty() ||
+      right.empty())
+    return success();
+  auto l = staticIterationShape(left.front()), r = staticIterationShape(right.front());
+  if (l && r && *l != *r)
+    return emitOpError() << "fuses loops over different iteration spaces ('"
+                         << left.front()->getName() << "' and '" << right.front()->getName()
+                         << "' have static iteration shapes of different sizes)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // C API
 //===----------------------------------------------------------------------===//
 

@@ -346,7 +346,8 @@ def Array_IndexOp : Array_Op<"index", [NoMemoryEffect,
 
 def Array_YieldOp : Array_Op<"yield", [Pure, Terminator, ReturnLike,
     ParentOneOf<["MapOp", "GenerateOp", "ScatterOp", "FoldOp", "ScanOp", "FilterOp",
-                 "ExpandOp", "BackpermuteOp", "PermuteOp"]>]> {
+                 "ExpandOp", "BackpermuteOp", "PermuteOp", "ClusterOp", "VerticalOp",
+                 "HorizontalOp", "DiagonalOp"]>]> {
   let summary = "ends an element function, giving its values";
   let description = [{
     The enclosing combinator checks the number and types of the values.
@@ -436,6 +437,77 @@ def Array_ReplicateOp : Array_Op<"replicate", [Pure]> {
   let results = (outs Array_AnyArray:$result);
   let assemblyFormat = "$input `,` $count attr-dict `:` type($input) `->` type($result)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion trees (seed 002 §4.4 Listing 1; typing rules of seed 000 Fig. 2)
+//===----------------------------------------------------------------------===//
+
+def Array_ClusterOp : Array_Op<"cluster", [RecursiveMemoryEffects]> {
+  let summary = "one fused loop nest: the root of a fusion tree";
+  let description = [{
+    `RootOfCluster` of seed 002 Listing 1. The body holds one fusion tree (a
+    `vertical`, `horizontal` or `diagonal`, or a single combinator) and yields
+    the cluster's manifest outputs: the arrays that the rest of the program
+    uses. Values defined outside are read directly (the cluster's inputs).
+    Every yielded array is produced in traversal order 0 or 1 (seed 000 §3.3).
+
+    ```mlir
+    %ys1, %ys2 = array.cluster -> tensor<?xi64>, tensor<?xi64> {
+      %a, %b = array.horizontal -> tensor<?xi64>, tensor<?xi64> left {
+        ...
+      } right {
+        ...
+      }
+      array.yield %a, %b : tensor<?xi64>, tensor<?xi64>
+    }
+    ```
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "(`->` type($results)^)? attr-dict-with-keyword $body";
+  let hasRegionVerifier = 1;
+}
+
+def Array_VerticalOp : Array_Op<"vertical", [RecursiveMemoryEffects]> {
+  let summary = "producer streamed into its consumer: the producer's arrays are fused away";
+  let description = [{
+    `Vertical` of seed 002 Listing 1 and rule VERTICAL of seed 000 Fig. 2. The
+    `producer` region yields arrays that the `consumer` region receives as its
+    block arguments (the `LeftHandSide` binding); the op yields the consumer's
+    results only. Every use of a bound array must read it in the order the
+    producer produces it.
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = "(`->` type($results)^)? attr-dict-with-keyword `producer` $producer `consumer` $consumer";
+  let hasRegionVerifier = 1;
+}
+
+def Array_HorizontalOp : Array_Op<"horizontal", [RecursiveMemoryEffects]> {
+  let summary = "two independent loops in lockstep, sharing their common inputs";
+  let description = [{
+    `Horizontal` of seed 002 Listing 1 and rule HORIZONTAL of seed 000 Fig. 2:
+    the two sides cannot see each other's arrays; the op yields the left side's
+    results, then the right side's.
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$left, SizedRegion<1>:$right);
+  let assemblyFormat = "(`->` type($results)^)? attr-dict-with-keyword `left` $left `right` $right";
+  let hasRegionVerifier = 1;
+}
+
+def Array_DiagonalOp : Array_Op<"diagonal", [RecursiveMemoryEffects]> {
+  let summary = "producer streamed into its consumer and also kept";
+  let description = [{
+    `Diagonal` of seed 002 §4.1 and Listing 1, rule DIAGONAL of seed 000 Fig. 2:
+    like `vertical`, but the producer's arrays are also results (stored and
+    forwarded); the op yields the producer's results, then the consumer's.
+  }];
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = "(`->` type($results)^)? attr-dict-with-keyword `producer` $producer `consumer` $consumer";
+  let hasRegionVerifier = 1;
 }
 
 #endif // ARRAY_OPS_TD

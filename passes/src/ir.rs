@@ -1,0 +1,202 @@
+//! The few IR edits the restructuring passes need (moving ops, rewiring uses,
+//! creating region ops), over the MLIR C API. melior covers building and walking IR;
+//! these cover editing it in place. Every function takes raw handles of live IR owned
+//! by the pass that calls it.
+
+use mlir_sys::*;
+
+/// A raw op handle (`MlirOperation`), compared by pointer.
+pub type Op = MlirOperation;
+/// A raw value handle.
+pub type Val = MlirValue;
+
+pub fn same_op(a: Op, b: Op) -> bool {
+    a.ptr == b.ptr
+}
+
+pub fn same_value(a: Val, b: Val) -> bool {
+    a.ptr == b.ptr
+}
+
+/// The op's name, e.g. `array.map`.
+pub fn op_name(op: Op) -> String {
+    // SAFETY: live op; the identifier's string is owned by the context.
+    unsafe {
+        let id = mlirOperationGetName(op);
+        let s = mlirIdentifierStr(id);
+        String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned()
+    }
+}
+
+pub fn results(op: Op) -> Vec<Val> {
+    // SAFETY: live op.
+    unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
+}
+
+pub fn operands(op: Op) -> Vec<Val> {
+    // SAFETY: live op.
+    unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
+}
+
+pub fn value_type(v: Val) -> MlirType {
+    // SAFETY: live value.
+    unsafe { mlirValueGetType(v) }
+}
+
+/// The op that defines `v`, if it is an op result.
+pub fn defining_op(v: Val) -> Option<Op> {
+    // SAFETY: live value.
+    unsafe { mlirValueIsAOpResult(v).then(|| mlirOpResultGetOwner(v)) }
+}
+
+/// Every use of `v`: the using op and the operand number.
+pub fn uses(v: Val) -> Vec<(Op, isize)> {
+    let mut out = Vec::new();
+    // SAFETY: live value; the use list is read before any change.
+    unsafe {
+        let mut u = mlirValueGetFirstUse(v);
+        while !mlirOpOperandIsNull(u) {
+            out.push((mlirOpOperandGetOwner(u), mlirOpOperandGetOperandNumber(u) as isize));
+            u = mlirOpOperandGetNextUse(u);
+        }
+    }
+    out
+}
+
+pub fn parent_op(op: Op) -> Option<Op> {
+    // SAFETY: live op.
+    let p = unsafe { mlirOperationGetParentOperation(op) };
+    (!p.ptr.is_null()).then_some(p)
+}
+
+/// Whether `op` is `ancestor` or nested (at any depth) inside it.
+pub fn is_within(op: Op, ancestor: Op) -> bool {
+    let mut current = Some(op);
+    while let Some(o) = current {
+        if same_op(o, ancestor) {
+            return true;
+        }
+        current = parent_op(o);
+    }
+    false
+}
+
+/// Replaces the uses of `from` by `to` where `keep(user)` holds.
+pub fn replace_uses_where(from: Val, to: Val, keep: impl Fn(Op) -> bool) {
+    for (user, index) in uses(from) {
+        if keep(user) {
+            // SAFETY: live op and value; `index` is a current operand number.
+            unsafe { mlirOperationSetOperand(user, index, to) };
+        }
+    }
+}
+
+/// Moves `op` right before `anchor` (possibly into another block).
+pub fn move_before(op: Op, anchor: Op) {
+    // SAFETY: both live; MLIR unlinks and relinks the op.
+    unsafe { mlirOperationMoveBefore(op, anchor) }
+}
+
+/// Sets all operands of `op`.
+pub fn set_operands(op: Op, values: &[Val]) {
+    // SAFETY: live op and values.
+    unsafe { mlirOperationSetOperands(op, values.len() as isize, values.as_ptr()) }
+}
+
+/// Unlinks and destroys `op`, which must have no remaining uses.
+pub fn erase(op: Op) {
+    // SAFETY: the caller guarantees no uses remain.
+    unsafe {
+        mlirOperationRemoveFromParent(op);
+        mlirOperationDestroy(op);
+    }
+}
+
+pub fn location(op: Op) -> MlirLocation {
+    // SAFETY: live op.
+    unsafe { mlirOperationGetLocation(op) }
+}
+
+pub fn region(op: Op, index: isize) -> MlirRegion {
+    // SAFETY: live op with that many regions.
+    unsafe { mlirOperationGetRegion(op, index) }
+}
+
+pub fn first_block(region: MlirRegion) -> MlirBlock {
+    // SAFETY: live region.
+    unsafe { mlirRegionGetFirstBlock(region) }
+}
+
+pub fn block_ops(block: MlirBlock) -> Vec<Op> {
+    let mut out = Vec::new();
+    // SAFETY: live block.
+    unsafe {
+        let mut op = mlirBlockGetFirstOperation(block);
+        while !op.ptr.is_null() {
+            out.push(op);
+            op = mlirOperationGetNextInBlock(op);
+        }
+    }
+    out
+}
+
+pub fn block_arguments(block: MlirBlock) -> Vec<Val> {
+    // SAFETY: live block.
+    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() }
+}
+
+fn string_ref(s: &str) -> MlirStringRef {
+    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
+}
+
+/// Creates op `name` before `anchor` with the given operands and result types, and one
+/// region per entry of `regions`, each with one block taking arguments of those types
+/// and ending in an empty `array.yield` (callers fill blocks before it and then set its
+/// operands). Returns the op.
+pub fn create_before(anchor: Op, name: &str, operands: &[Val], result_types: &[MlirType], regions: &[Vec<MlirType>]) -> Op {
+    let loc = location(anchor);
+    // SAFETY: building a new op from live handles; ownership of regions and the op is
+    // transferred to MLIR.
+    unsafe {
+        let mut state = mlirOperationStateGet(string_ref(name), loc);
+        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
+        let mut owned: Vec<MlirRegion> = Vec::new();
+        for argument_types in regions {
+            let region = mlirRegionCreate();
+            let locs = vec![loc; argument_types.len()];
+            let block = mlirBlockCreate(argument_types.len() as isize, argument_types.as_ptr(), locs.as_ptr());
+            mlirRegionAppendOwnedBlock(region, block);
+            let mut yield_state = mlirOperationStateGet(string_ref("array.yield"), loc);
+            let y = mlirOperationCreate(&mut yield_state);
+            mlirBlockAppendOwnedOperation(block, y);
+            owned.push(region);
+        }
+        mlirOperationStateAddOwnedRegions(&mut state, owned.len() as isize, owned.as_ptr());
+        let op = mlirOperationCreate(&mut state);
+        let block = mlirOperationGetBlock(anchor);
+        mlirBlockInsertOwnedOperationBefore(block, anchor, op);
+        op
+    }
+}
+
+/// The terminator (last op) of a block.
+pub fn terminator(block: MlirBlock) -> Op {
+    *block_ops(block).last().expect("blocks of tree regions end in array.yield")
+}
+
+pub fn remove_attribute(op: Op, name: &str) {
+    // SAFETY: live op.
+    unsafe {
+        mlirOperationRemoveDiscardableAttributeByName(op, string_ref(name));
+    }
+}
+
+/// The integer value of discardable attribute `name`, if it is an integer attribute.
+pub fn int_attribute(op: Op, name: &str) -> Option<i64> {
+    // SAFETY: live op; attributes are checked before reading.
+    unsafe {
+        let a = mlirOperationGetDiscardableAttributeByName(op, string_ref(name));
+        (!a.ptr.is_null() && mlirAttributeIsAInteger(a)).then(|| mlirIntegerAttrGetValueInt(a))
+    }
+}
