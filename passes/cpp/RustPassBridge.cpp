@@ -13,6 +13,8 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/TypeID.h"
 
@@ -37,6 +39,7 @@ typedef struct {
 } FusionRustPassInfo;
 
 void fusionRegisterRustPass(const FusionRustPassInfo *info);
+void fusionRegisterFusionPipeline(const char *passes);
 void fusionEmitWarning(MlirLocation location, const char *message);
 void fusionEmitRemark(MlirLocation location, const char *message);
 }
@@ -96,4 +99,40 @@ void fusionEmitWarning(MlirLocation location, const char *message) {
 
 void fusionEmitRemark(MlirLocation location, const char *message) {
   mlir::emitRemark(unwrap(location)) << message;
+}
+
+namespace {
+/// The options of `array-fusion`, forwarded to `array-fusion-analysis`.
+struct FusionPipelineOptions : public mlir::PassPipelineOptions<FusionPipelineOptions> {
+  Option<std::string> formulation{*this, "formulation", llvm::cl::desc("ILP formulation (see array-fusion-analysis)"), llvm::cl::init("combined")};
+  Option<std::string> cost{*this, "cost", llvm::cl::desc("Cost model (see array-fusion-analysis)"), llvm::cl::init("reads-writes")};
+  Option<std::string> timeLimit{*this, "time-limit", llvm::cl::desc("Solver time limit in seconds"), llvm::cl::init("10")};
+  Option<std::string> gap{*this, "gap", llvm::cl::desc("Relative optimality gap"), llvm::cl::init("0")};
+  Option<std::string> threads{*this, "threads", llvm::cl::desc("Solver threads"), llvm::cl::init("1")};
+  Option<std::string> dumpIlp{*this, "dump-ilp", llvm::cl::desc("Write each block's ILP to this file"), llvm::cl::init("")};
+};
+std::string pipelineTemplate;
+} // namespace
+
+/// Registers `array-fusion` (on func.func): the passes in `passes`, a comma-separated
+/// pipeline in which `ANALYSIS` stands for array-fusion-analysis with the options given.
+void fusionRegisterFusionPipeline(const char *passes) {
+  pipelineTemplate = passes;
+  mlir::PassPipelineRegistration<FusionPipelineOptions>(
+      "array-fusion",
+      "The whole fusion pipeline on a function: desugar, choose the optimal clustering, "
+      "materialize it as fusion trees; options are those of array-fusion-analysis",
+      [](mlir::OpPassManager &pm, const FusionPipelineOptions &o) {
+        std::string analysis = "array-fusion-analysis{formulation=" + o.formulation + " cost=" + o.cost +
+                               " time-limit=" + o.timeLimit + " gap=" + o.gap + " threads=" + o.threads;
+        if (!o.dumpIlp.getValue().empty())
+          analysis += " dump-ilp=" + o.dumpIlp.getValue();
+        analysis += "}";
+        std::string text = pipelineTemplate;
+        size_t at = text.find("ANALYSIS");
+        if (at != std::string::npos)
+          text.replace(at, 8, analysis);
+        if (mlir::failed(mlir::parsePassPipeline(text, pm, llvm::errs())))
+          llvm::errs() << "array-fusion: could not build the pipeline '" << text << "'\n";
+      });
 }

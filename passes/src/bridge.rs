@@ -67,6 +67,7 @@ unsafe impl Sync for FusionRustPassInfo {}
 
 unsafe extern "C" {
     fn fusionRegisterRustPass(info: *const FusionRustPassInfo);
+    fn fusionRegisterFusionPipeline(passes: *const c_char);
     fn fusionEmitWarning(location: mlir_sys::MlirLocation, message: *const c_char);
     fn fusionEmitRemark(location: mlir_sys::MlirLocation, message: *const c_char);
 }
@@ -158,4 +159,12 @@ pub fn emit_remark(location: Location, message: &str) {
     let m = c_message(message);
     // SAFETY: as above.
     unsafe { fusionEmitRemark(location.to_raw(), m.as_ptr()) };
+}
+
+/// Registers the pipeline alias `array-fusion` running `passes` (comma-separated, on a
+/// function), where `ANALYSIS` is replaced by `array-fusion-analysis` with the alias's
+/// options, so `func.func(array-fusion{cost=reads})` forwards them.
+pub fn register_fusion_pipeline(passes: &str) {
+    // SAFETY: the string is leaked, so it outlives the registry.
+    unsafe { fusionRegisterFusionPipeline(leak(passes)) };
 }

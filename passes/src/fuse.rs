@@ -108,6 +108,10 @@ fn key(op: Op) -> usize {
 }
 
 fn fuse_block(block: MlirBlock) -> Result<(), String> {
+    if !ir::block_ops(block).iter().any(|op| ir::int_attribute(*op, "array.cluster").is_some()) {
+        return Ok(());
+    }
+    forward_sizes(block);
     let mut ops = ir::block_ops(block);
     let Some(terminator) = ops.pop() else { return Ok(()) };
     let mut clusters: BTreeMap<i64, Vec<Op>> = BTreeMap::new();
@@ -309,4 +313,51 @@ fn materialize(tree: &Tree, anchor: Op) -> Op {
             node
         }
     }
+}
+
+/// Size queries read no elements, yet `array.dim %v` is an SSA use of `%v`: a generate
+/// sized by `array.dim` of a map it is fused with would have to run after the whole
+/// cluster. Ask the array the size comes from instead (the same size by the op's
+/// semantics): a map's or scan's first input, a gather's first index array, or
+/// directly a generate's shape operand. Sizes of filters, expands and barriers are
+/// data-dependent and stay as they are (the analysis keeps those apart).
+fn forward_sizes(block: MlirBlock) {
+    for op in ir::block_ops(block) {
+        let name = ir::op_name(op);
+        if name != "array.dim" && name != "array.size" {
+            continue;
+        }
+        for _ in 0..64 {
+            let array = ir::operands(op)[0];
+            let Some(producer) = ir::defining_op(array) else { break };
+            let source = match ir::op_name(producer).as_str() {
+                "array.map" | "array.scan" | "array.reverse" | "array.force" => Some(ir::operands(producer)[0]),
+                "array.gather" => ir::operands(producer).get(1).copied(),
+                "array.generate" if name == "array.dim" => {
+                    if let Some(d) = ir::int_attribute_inherent(op, "dimension") {
+                        let shape = ir::operands(producer);
+                        if let Some(extent) = shape.get(d as usize) {
+                            ir::replace_uses_where(ir::results(op)[0], *extent, |_| true);
+                            // Now dead; left in place it would still use the array.
+                            ir::erase(op);
+                        }
+                    }
+                    break;
+                }
+                _ => None,
+            };
+            match source {
+                // Scans keep the whole shape; maps, gathers and reverse too.
+                Some(s) if ir::same_type(ir::value_type(s), ir::value_type(array)) || shapes_have_rank(s, array) => {
+                    ir::set_operands(op, &[s]);
+                }
+                _ => break,
+            }
+        }
+    }
+}
+
+/// Same rank, so dimension numbers mean the same (element types may differ).
+fn shapes_have_rank(a: Val, b: Val) -> bool {
+    ir::rank(ir::value_type(a)).is_some() && ir::rank(ir::value_type(a)) == ir::rank(ir::value_type(b))
 }

@@ -200,3 +200,23 @@ pub fn int_attribute(op: Op, name: &str) -> Option<i64> {
         (!a.ptr.is_null() && mlirAttributeIsAInteger(a)).then(|| mlirIntegerAttrGetValueInt(a))
     }
 }
+
+/// The integer value of inherent attribute (property) `name`.
+pub fn int_attribute_inherent(op: Op, name: &str) -> Option<i64> {
+    // SAFETY: live op; the attribute is checked before reading.
+    unsafe {
+        let a = mlirOperationGetInherentAttributeByName(op, string_ref(name));
+        (!a.ptr.is_null() && mlirAttributeIsAInteger(a)).then(|| mlirIntegerAttrGetValueInt(a))
+    }
+}
+
+pub fn same_type(a: MlirType, b: MlirType) -> bool {
+    // SAFETY: live types.
+    unsafe { mlirTypeEqual(a, b) }
+}
+
+/// The rank of a ranked tensor type.
+pub fn rank(t: MlirType) -> Option<i64> {
+    // SAFETY: live type, checked before reading.
+    unsafe { (mlirTypeIsARankedTensor(t)).then(|| mlirShapedTypeGetRank(t)) }
+}

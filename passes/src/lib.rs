@@ -20,5 +20,6 @@ pub fn register_all_passes() {
         bridge::register(&fusion_analysis::DEFINITION);
         bridge::register(&fuse::DEFINITION);
         bridge::register(&unfuse::DEFINITION);
+        bridge::register_fusion_pipeline("ANALYSIS,array-fuse");
     });
 }

@@ -3,6 +3,7 @@
 mod analysis;
 mod builders;
 mod examples;
+mod fuse_roundtrip;
 mod graphs;
 mod loading;
 
