@@ -479,7 +479,7 @@ func.func @index_not_index(%xs: tensor<?xf32>, %i: i64) {
 // -----
 
 func.func @yield_outside_combinator() {
-  // expected-error@+1 {{'array.yield' op expects parent op to be one of 'array.map, array.generate, array.scatter, array.fold, array.scan, array.filter, array.expand, array.backpermute, array.permute'}}
+  // expected-error@+1 {{'array.yield' op expects parent op to be one of 'array.map, array.generate, array.scatter, array.fold, array.scan, array.filter, array.expand, array.backpermute, array.permute, array.cluster, array.vertical, array.horizontal, array.diagonal'}}
   array.yield
 }
 
