@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod bridge;
+pub mod desugar;
 pub mod fuse;
 pub mod fusion_analysis;
 pub mod ir;
@@ -18,8 +19,21 @@ pub fn register_all_passes() {
     ONCE.call_once(|| {
         bridge::register(&test_summary::DEFINITION);
         bridge::register(&fusion_analysis::DEFINITION);
+        bridge::register(&desugar::DEFINITION);
         bridge::register(&fuse::DEFINITION);
         bridge::register(&unfuse::DEFINITION);
-        bridge::register_fusion_pipeline("ANALYSIS,array-fuse");
+        bridge::register_fusion_pipeline("array-desugar,ANALYSIS,array-fuse");
     });
+}
+
+/// `array.yield` of `values` (the terminator of every element function and tree region).
+pub(crate) fn ops_yield<'c>(
+    _context: &'c melior::Context,
+    values: &[melior::ir::Value<'c, '_>],
+    location: melior::ir::Location<'c>,
+) -> melior::ir::Operation<'c> {
+    melior::ir::operation::OperationBuilder::new("array.yield", location)
+        .add_operands(values)
+        .build()
+        .expect("array.yield is valid with any operands")
 }

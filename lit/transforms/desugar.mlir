@@ -1,0 +1,86 @@
+// array-desugar rewrites the sugar into generate + gather/scatter (seed 000 §2.1) and
+// keeps, with a remark, what the core ops cannot express.
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-desugar))' --verify-diagnostics | FileCheck %s
+// The desugared program is what the analysis sees: the whole pipeline runs on it.
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion))' --verify-diagnostics -o /dev/null
+
+// CHECK-LABEL: func.func @reverse2d(
+// CHECK-SAME: %[[XS:.+]]: tensor<?x?xf32>
+// CHECK: %[[N0:.+]] = array.dim %[[XS]], 0 : tensor<?x?xf32>
+// CHECK: %[[N1:.+]] = array.dim %[[XS]], 1 : tensor<?x?xf32>
+// CHECK: %[[IS:.+]]:2 = array.generate(%[[N0]], %[[N1]]) : tensor<?x?xindex>, tensor<?x?xindex> {
+// CHECK-NEXT: ^bb0(%[[I:.+]]: index, %[[J:.+]]: index):
+// CHECK-NEXT: %[[ONE:.+]] = arith.constant 1 : index
+// CHECK-NEXT: %[[M:.+]] = arith.subi %[[N1]], %[[J]] : index
+// CHECK-NEXT: %[[K:.+]] = arith.subi %[[M]], %[[ONE]] : index
+// CHECK-NEXT: array.yield %[[I]], %[[K]] : index, index
+// CHECK: %[[R:.+]] = array.gather %[[XS]][%[[IS]]#0, %[[IS]]#1] : tensor<?x?xf32>[tensor<?x?xindex>, tensor<?x?xindex>] -> tensor<?x?xf32>
+// CHECK-NOT: array.reverse
+// CHECK: return %[[R]]
+func.func @reverse2d(%xs: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = array.reverse %xs : tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// CHECK-LABEL: func.func @backpermute(
+// CHECK-SAME: %[[XS:.+]]: tensor<?xf32>, %[[N:.+]]: index
+// CHECK: %[[IS:.+]] = array.generate(%[[N]]) : tensor<?xindex> {
+// CHECK: arith.muli
+// CHECK: %[[YS:.+]] = array.gather %[[XS]][%[[IS]]] : tensor<?xf32>[tensor<?xindex>] -> tensor<?xf32>
+// CHECK-NOT: array.backpermute
+func.func @backpermute(%xs: tensor<?xf32>, %n: index) -> tensor<?xf32> {
+  %ys = array.backpermute %xs to (%n) : tensor<?xf32> -> tensor<?xf32> {
+  ^bb0(%i: index):
+    %c2 = arith.constant 2 : index
+    %j = arith.muli %i, %c2 : index
+    array.yield %j : index
+  }
+  return %ys : tensor<?xf32>
+}
+
+// CHECK-LABEL: func.func @replicate(
+// CHECK: %[[IS:.+]]:2 = array.generate(%{{.+}}, %{{.+}}, %{{.+}}) : tensor<?x?x?xindex>, tensor<?x?x?xindex> {
+// CHECK-NEXT: ^bb0(%[[I:.+]]: index, %[[J:.+]]: index, %{{.+}}: index):
+// CHECK-NEXT: array.yield %[[I]], %[[J]] : index, index
+// CHECK: array.gather %{{.+}}[%[[IS]]#0, %[[IS]]#1] : tensor<?x?xf32>[tensor<?x?x?xindex>, tensor<?x?x?xindex>] -> tensor<?x?x?xf32>
+func.func @replicate(%xs: tensor<?x?xf32>, %m: index) -> tensor<?x?x?xf32> {
+  %r = array.replicate %xs, %m : tensor<?x?xf32> -> tensor<?x?x?xf32>
+  return %r : tensor<?x?x?xf32>
+}
+
+// CHECK-LABEL: func.func @permute(
+// CHECK-SAME: %[[DEST:.+]]: tensor<?xf32>, %[[SRC:.+]]: tensor<?xf32>
+// CHECK: %[[TARGETS:.+]] = array.generate(%{{.+}}) : tensor<?xindex> {
+// CHECK: %[[P:.+]] = array.scatter %[[DEST]][%[[TARGETS]]], %[[SRC]] : tensor<?xf32>[tensor<?xindex>], tensor<?xf32> combine {
+// CHECK-NEXT: ^bb0(%[[OLD:.+]]: f32, %[[NEW:.+]]: f32):
+// CHECK-NEXT: arith.addf %[[OLD]], %[[NEW]]
+// CHECK-NOT: array.permute
+func.func @permute(%dest: tensor<?xf32>, %src: tensor<?xf32>) -> tensor<?xf32> {
+  %p = array.permute %src into %dest : tensor<?xf32> into tensor<?xf32> index {
+  ^bb0(%i: index):
+    array.yield %i : index
+  } combine {
+  ^bb0(%old: f32, %new: f32):
+    %a = arith.addf %old, %new : f32
+    array.yield %a : f32
+  }
+  return %p : tensor<?xf32>
+}
+
+// CHECK-LABEL: func.func @kept(
+// CHECK: array.permute
+// CHECK: array.replicate
+func.func @kept(%dest: tensor<?xf32>, %src: tensor<?xf32>, %s: tensor<f32>, %m: index) -> (tensor<?xf32>, tensor<?xf32>) {
+  // expected-remark@+1 {{array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)}}
+  %q = array.permute %src into %dest : tensor<?xf32> into tensor<?xf32> index {
+  ^bb0(%i: index):
+    %t = arith.constant true
+    array.yield %i, %t : index, i1
+  } combine {
+  ^bb0(%old: f32, %new: f32):
+    array.yield %new : f32
+  }
+  // expected-remark@+1 {{array-desugar: a replicated rank-0 array is kept as it is}}
+  %z = array.replicate %s, %m : tensor<f32> -> tensor<?xf32>
+  return %q, %z : tensor<?xf32>, tensor<?xf32>
+}
