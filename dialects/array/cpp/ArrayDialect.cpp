@@ -505,6 +505,9 @@ LogicalResult ReplicateOp::verify() {
 //   element, in the order its producer produces it (VERTICAL/DIAGONAL with the
 //   side condition x ∉ I₂: no read at arbitrary indices, no other order);
 // * seed 000 §3.3: every output of a cluster is produced in order 0 or 1;
+// * the INTRO rules' side conditions (no array is both an input and an output
+//   of one cluster, p ∉ O₂ / p ∉ I₂) hold by construction in SSA form: a region
+//   can only read values defined before its op, never the op's own results;
 // * one iteration space: the two sides of a horizontal node with static
 //   iteration shapes must agree unless a size-changing combinator is involved
 //   (symbolic sizes and concestors are checked by the analysis's validator
