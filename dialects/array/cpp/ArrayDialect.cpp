@@ -534,6 +534,15 @@ int64_t orderOf(Operation *leaf) {
 /// nodes and clusters; null if `v` is not produced by a leaf of a tree.
 Operation *producingLeaf(Value v) {
   for (int depth = 0; depth < 1024; ++depth) {
+    if (auto argument = dyn_cast<BlockArgument>(v)) {
+      // A consumer's block argument is the producer's yielded array (the binding).
+      Operation *owner = argument.getOwner()->getParentOp();
+      if (!isa_and_nonnull<VerticalOp, DiagonalOp>(owner) ||
+          argument.getOwner()->getParent() != &owner->getRegion(1))
+        return nullptr;
+      v = cast<YieldOp>(owner->getRegion(0).front().getTerminator()).getValues()[argument.getArgNumber()];
+      continue;
+    }
     auto result = dyn_cast<OpResult>(v);
     if (!result)
       return nullptr;
@@ -565,6 +574,11 @@ LogicalResult verifyTreeRegion(Operation *op, Region &region, StringRef name, bo
     return op->emitOpError() << "region '" << name << "' takes no arguments";
   if (!isa<YieldOp>(block.getTerminator()))
     return op->emitOpError() << "region '" << name << "' must end with 'array.yield'";
+  if (isFusionNode(op) && block.getOperations().size() < 2)
+    return op->emitOpError() << "region '" << name
+                             << "' holds no combinator (each side of a fusion is a loop)";
+  if (isFusionNode(op) && !isa<ClusterOp>(op->getParentOp()) && !isFusionNode(op->getParentOp()))
+    return op->emitOpError() << "must be nested in an 'array.cluster' (a fusion tree has a root)";
   for (Operation &inner : block.without_terminator())
     if (!isLeafCombinator(&inner) && !isFusionNode(&inner))
       return op->emitOpError() << "region '" << name
@@ -615,6 +629,11 @@ LogicalResult verifyBinding(Operation *op, Region &producer, Region &consumer) {
   for (auto [i, argument] : llvm::enumerate(block.getArguments())) {
     Operation *leaf = producingLeaf(produced[i]);
     int64_t order = leaf ? orderOf(leaf) : 0;
+    if (isa<VerticalOp>(op) && argument.use_empty())
+      return op->emitOpError() << "array #" << i
+                               << " bound by the consumer is never used: a vertical fusion drops "
+                                  "the producer's arrays, so the consumer must stream them (use "
+                                  "horizontal for independent loops)";
     for (OpOperand &use : argument.getUses()) {
       Operation *user = use.getOwner();
       if (isa<YieldOp>(user) && (user->getParentOp() == op || isFusionNode(user->getParentOp()) ||
@@ -647,6 +666,10 @@ LogicalResult verifyBinding(Operation *op, Region &producer, Region &consumer) {
 
 /// A static iteration shape of a leaf, if it has one.
 std::optional<SmallVector<int64_t>> staticIterationShape(Operation *leaf) {
+  // A leaf produced in a gather's order runs over that gather's index space, not
+  // its own shape (seed 000 §3.3): it tells nothing about the side's loop.
+  if (orderOf(leaf) > 1)
+    return std::nullopt;
   Value driver;
   if (auto gather = dyn_cast<GatherOp>(leaf))
     driver = gather.getIndices().empty() ? Value() : gather.getIndices().front();
@@ -739,14 +762,22 @@ LogicalResult HorizontalOp::verifyRegions() {
   SmallVector<Operation *> left, right;
   collectLeaves(getLeft(), left);
   collectLeaves(getRight(), right);
-  auto changesSize = [](Operation *op) { return isa<FilterOp, ExpandOp, FoldOp>(op); };
-  if (llvm::any_of(left, changesSize) || llvm::any_of(right, changesSize) || left.empty() ||
-      right.empty())
+  // Filters and expands change the size of what follows them (seed 001 §1.3.6);
+  // folds loop over their input's shape, which staticIterationShape reports.
+  auto changesSize = [](Operation *op) { return isa<FilterOp, ExpandOp>(op); };
+  if (llvm::any_of(left, changesSize) || llvm::any_of(right, changesSize))
     return success();
-  auto l = staticIterationShape(left.front()), r = staticIterationShape(right.front());
-  if (l && r && *l != *r)
-    return emitOpError() << "fuses loops over different iteration spaces ('"
-                         << left.front()->getName() << "' and '" << right.front()->getName()
+  auto firstShape = [](ArrayRef<Operation *> leaves) -> std::pair<Operation *, std::optional<SmallVector<int64_t>>> {
+    for (Operation *leaf : leaves)
+      if (auto shape = staticIterationShape(leaf))
+        return {leaf, shape};
+    return {nullptr, std::nullopt};
+  };
+  auto [l, lShape] = firstShape(left);
+  auto [r, rShape] = firstShape(right);
+  if (lShape && rShape && *lShape != *rShape)
+    return emitOpError() << "fuses loops over different iteration spaces ('" << l->getName()
+                         << "' and '" << r->getName()
                          << "' have static iteration shapes of different sizes)";
   return success();
 }
