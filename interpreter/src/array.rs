@@ -1,0 +1,480 @@
+//! The ops of the `array` dialect, from their descriptions in `td/ArrayOps.td`.
+//!
+//! The semantic choices where the descriptions leave room are listed in the crate
+//! documentation (`lib.rs`).
+
+use crate::{
+    InterpError,
+    exec::{Frame, Machine, R, bool_of, in_bounds, int_of, tensor_of},
+    fail,
+    ir::{self, Op, Ty},
+    value::{ElemType, Tensor, Value},
+};
+use std::sync::Arc;
+
+/// Row-major multi-index of position `k` in `shape`.
+fn unravel(mut k: usize, shape: &[usize]) -> Vec<usize> {
+    let mut index = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        if shape[d] > 0 {
+            index[d] = k % shape[d];
+            k /= shape[d];
+        }
+    }
+    index
+}
+
+fn index_values(index: &[usize]) -> Vec<Value> {
+    index.iter().map(|&i| Value::Index(i as i64)).collect()
+}
+
+/// The element types of the op's tensor results.
+fn result_elems(op: Op) -> R<Vec<ElemType>> {
+    ir::result_types(op)
+        .into_iter()
+        .map(|t| match ir::ty(t) {
+            Ty::Tensor { elem, .. } => Ok(elem),
+            other => Err(fail::invalid(op, format!("a result of type {other:?} where a tensor is expected"))),
+        })
+        .collect()
+}
+
+/// The static shape of result `i`, when it has one.
+fn static_result_shape(op: Op, i: usize) -> Option<Vec<usize>> {
+    match ir::ty(*ir::result_types(op).get(i)?) {
+        Ty::Tensor { shape, .. } => shape.into_iter().collect(),
+        _ => None,
+    }
+}
+
+fn make_tensor(op: Op, elem: ElemType, shape: Vec<usize>, elements: Vec<Value>) -> R<Value> {
+    Tensor::new(elem, shape, elements).map(|t| Value::Tensor(Arc::new(t))).map_err(|e| fail::invalid(op, e))
+}
+
+fn tensors(op: Op, values: &[Value]) -> R<Vec<Arc<Tensor>>> {
+    values.iter().map(|v| tensor_of(op, v)).collect()
+}
+
+/// The common shape of `ts` (a shape mismatch otherwise).
+fn common_shape(op: Op, ts: &[Arc<Tensor>], what: &str) -> R<Option<Vec<usize>>> {
+    let Some(first) = ts.first() else { return Ok(None) };
+    if let Some(t) = ts.iter().find(|t| t.shape != first.shape) {
+        return Err(fail::shape_mismatch(op, format!("{what} of shapes {:?} and {:?}", first.shape, t.shape)));
+    }
+    Ok(Some(first.shape.clone()))
+}
+
+fn size_of(op: Op, v: &Value) -> R<usize> {
+    let s = int_of(op, v)?;
+    usize::try_from(s).map_err(|_| fail::undefined(op, format!("negative size {s}")))
+}
+
+/// Splits the operands of `fold`/`scan` into inputs and initial values.
+fn inputs_and_inits(op: Op, operands: Vec<Value>) -> R<(Vec<Value>, Vec<Value>)> {
+    let n_inits = match ir::i32_array_attribute(op, "operandSegmentSizes") {
+        Some(s) if s.len() == 2 => s[1] as usize,
+        _ => ir::result_count(op),
+    };
+    if n_inits > operands.len() {
+        return Err(fail::invalid(op, "operand segments do not add up"));
+    }
+    let mut inputs = operands;
+    let inits = inputs.split_off(inputs.len() - n_inits);
+    Ok((inputs, inits))
+}
+
+fn indices_of(op: Op, values: &[Value]) -> R<Vec<i64>> {
+    values.iter().map(|v| int_of(op, v)).collect()
+}
+
+impl Machine<'_, '_> {
+    pub fn exec_array(&self, frame: &mut Frame, op: Op, name: &str) -> R<Vec<Value>> {
+        let operands = self.operand_values(frame, op)?;
+        match name {
+            "array.map" => self.map(frame, op, operands),
+            "array.generate" => self.generate(frame, op, operands),
+            "array.gather" => self.gather(op, operands),
+            "array.scatter" => self.scatter(frame, op, operands),
+            "array.fold" => self.fold(frame, op, operands),
+            "array.scan" => self.scan(frame, op, operands),
+            "array.filter" => self.filter(frame, op, operands),
+            "array.expand" => self.expand(frame, op, operands),
+            "array.force" => Ok(operands),
+            "array.size" => {
+                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
+                Ok(t.shape.iter().map(|&d| Value::Index(d as i64)).collect())
+            }
+            "array.dim" => {
+                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
+                let d = ir::int_attribute(op, "dimension").ok_or_else(|| fail::invalid(op, "no dimension"))?;
+                let d = in_bounds(op, &[d], &[t.rank()], "the dimensions")?[0];
+                Ok(vec![Value::Index(t.shape[d] as i64)])
+            }
+            "array.index" => {
+                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
+                let index = in_bounds(op, &indices_of(op, &operands[1..])?, &t.shape, "the array")?;
+                Ok(vec![t.elements[t.offset(&index)].clone()])
+            }
+            "array.backpermute" => self.backpermute(frame, op, operands),
+            "array.permute" => self.permute(frame, op, operands),
+            "array.reverse" => reverse(op, operands),
+            "array.replicate" => self.replicate(op, operands),
+            "array.cluster" => {
+                let n = ir::result_count(op);
+                self.yield_region(frame, op, 0, vec![], "array.yield", Some(n))
+            }
+            "array.vertical" | "array.diagonal" => {
+                let produced = self.yield_region(frame, op, 0, vec![], "array.yield", None)?;
+                let consumed = self.yield_region(frame, op, 1, produced.clone(), "array.yield", None)?;
+                let mut results = if name == "array.diagonal" { produced } else { vec![] };
+                results.extend(consumed);
+                self.check_count(op, results)
+            }
+            "array.horizontal" => {
+                let mut results = self.yield_region(frame, op, 0, vec![], "array.yield", None)?;
+                results.extend(self.yield_region(frame, op, 1, vec![], "array.yield", None)?);
+                self.check_count(op, results)
+            }
+            _ => Err(fail::unsupported(op)),
+        }
+    }
+
+    fn check_count(&self, op: Op, results: Vec<Value>) -> R<Vec<Value>> {
+        let n = ir::result_count(op);
+        if results.len() != n {
+            return Err(fail::invalid(op, format!("the regions yield {} values for {n} results", results.len())));
+        }
+        Ok(results)
+    }
+
+    fn map(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let inputs = tensors(op, &operands)?;
+        let elems = result_elems(op)?;
+        let shape = match common_shape(op, &inputs, "inputs")? {
+            Some(s) => s,
+            None => static_result_shape(op, 0).ok_or_else(|| fail::invalid(op, "a map without inputs"))?,
+        };
+        let n = self.count(op, &shape)?;
+        let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::with_capacity(n)).collect();
+        for k in 0..n {
+            let args = inputs.iter().map(|t| t.elements[k].clone()).collect();
+            let ys = self.yield_region(frame, op, 0, args, "array.yield", Some(elems.len()))?;
+            for (out, y) in outs.iter_mut().zip(ys) {
+                out.push(y);
+            }
+        }
+        elems.into_iter().zip(outs).map(|(e, out)| make_tensor(op, e, shape.clone(), out)).collect()
+    }
+
+    fn generate(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let shape: Vec<usize> = operands.iter().map(|v| size_of(op, v)).collect::<R<_>>()?;
+        let elems = result_elems(op)?;
+        let n = self.count(op, &shape)?;
+        let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::with_capacity(n)).collect();
+        for k in 0..n {
+            let args = index_values(&unravel(k, &shape));
+            let ys = self.yield_region(frame, op, 0, args, "array.yield", Some(elems.len()))?;
+            for (out, y) in outs.iter_mut().zip(ys) {
+                out.push(y);
+            }
+        }
+        elems.into_iter().zip(outs).map(|(e, out)| make_tensor(op, e, shape.clone(), out)).collect()
+    }
+
+    fn scatter(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        if operands.len() < 2 {
+            return Err(fail::invalid(op, "scatter needs a destination and values"));
+        }
+        let all = tensors(op, &operands)?;
+        let dest = &all[0];
+        let values = &all[all.len() - 1];
+        let indices = &all[1..all.len() - 1];
+        if indices.len() != dest.rank() {
+            return Err(fail::invalid(
+                op,
+                format!("{} index arrays for a rank-{} destination", indices.len(), dest.rank()),
+            ));
+        }
+        common_shape(op, &all[1..], "index and value arrays")?;
+        let mut result = (**dest).clone();
+        for s in 0..values.len() {
+            let target: Vec<i64> = indices.iter().map(|t| int_of(op, &t.elements[s])).collect::<R<_>>()?;
+            let target = in_bounds(op, &target, &dest.shape, "the destination")
+                .map_err(|e| with_position(e, "source position", &unravel(s, &values.shape)))?;
+            let at = result.offset(&target);
+            let old = result.elements[at].clone();
+            let combined =
+                self.yield_region(frame, op, 0, vec![old, values.elements[s].clone()], "array.yield", Some(1))?;
+            result.elements[at] = combined.into_iter().next().expect("one value");
+        }
+        let elem = result.elem;
+        Ok(vec![make_tensor(op, elem, result.shape, result.elements)?])
+    }
+
+    fn fold(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let (inputs, inits) = inputs_and_inits(op, operands)?;
+        let inputs = tensors(op, &inputs)?;
+        let elems = result_elems(op)?;
+        if elems.len() != inits.len() {
+            return Err(fail::invalid(op, format!("{} results for {} initial values", elems.len(), inits.len())));
+        }
+        let shape = common_shape(op, &inputs, "inputs")?.ok_or_else(|| fail::invalid(op, "a fold without inputs"))?;
+        let Some((&n, outer)) = shape.split_last() else {
+            return Err(fail::invalid(op, "a fold of a rank-0 array"));
+        };
+        let rows = self.count(op, outer)?;
+        let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::with_capacity(rows)).collect();
+        for row in 0..rows {
+            let mut acc = inits.clone();
+            for j in 0..n {
+                let mut args = acc;
+                args.extend(inputs.iter().map(|t| t.elements[row * n + j].clone()));
+                acc = self.yield_region(frame, op, 0, args, "array.yield", Some(inits.len()))?;
+            }
+            for (out, a) in outs.iter_mut().zip(acc) {
+                out.push(a);
+            }
+        }
+        elems.into_iter().zip(outs).map(|(e, out)| make_tensor(op, e, outer.to_vec(), out)).collect()
+    }
+
+    fn scan(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let right = match ir::int_attribute(op, "direction") {
+            Some(0) => false,
+            Some(1) => true,
+            other => return Err(fail::invalid(op, format!("scan direction {other:?}"))),
+        };
+        let exclusive = match ir::int_attribute(op, "kind") {
+            Some(0) => false,
+            Some(1) => true,
+            other => return Err(fail::invalid(op, format!("scan kind {other:?}"))),
+        };
+        let (inputs, inits) = inputs_and_inits(op, operands)?;
+        let inputs = tensors(op, &inputs)?;
+        let elems = result_elems(op)?;
+        if elems.len() != inits.len() {
+            return Err(fail::invalid(op, format!("{} results for {} initial values", elems.len(), inits.len())));
+        }
+        let shape = common_shape(op, &inputs, "inputs")?.ok_or_else(|| fail::invalid(op, "a scan without inputs"))?;
+        let Some((&n, outer)) = shape.split_last() else {
+            return Err(fail::invalid(op, "a scan of a rank-0 array"));
+        };
+        let rows = self.count(op, outer)?;
+        let total = self.count(op, &shape)?;
+        let mut outs: Vec<Vec<Option<Value>>> = elems.iter().map(|_| vec![None; total]).collect();
+        for row in 0..rows {
+            let mut acc = inits.clone();
+            let order: Box<dyn Iterator<Item = usize>> = if right { Box::new((0..n).rev()) } else { Box::new(0..n) };
+            for j in order {
+                let at = row * n + j;
+                if exclusive {
+                    for (out, a) in outs.iter_mut().zip(&acc) {
+                        out[at] = Some(a.clone());
+                    }
+                }
+                let mut args = acc;
+                args.extend(inputs.iter().map(|t| t.elements[at].clone()));
+                acc = self.yield_region(frame, op, 0, args, "array.yield", Some(inits.len()))?;
+                if !exclusive {
+                    for (out, a) in outs.iter_mut().zip(&acc) {
+                        out[at] = Some(a.clone());
+                    }
+                }
+            }
+        }
+        elems
+            .into_iter()
+            .zip(outs)
+            .map(|(e, out)| make_tensor(op, e, shape.clone(), out.into_iter().map(|v| v.expect("filled")).collect()))
+            .collect()
+    }
+
+    fn filter(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let inputs = tensors(op, &operands)?;
+        let elems = result_elems(op)?;
+        if elems.len() != inputs.len() {
+            return Err(fail::invalid(op, format!("{} results for {} inputs", elems.len(), inputs.len())));
+        }
+        let shape = common_shape(op, &inputs, "inputs")?.ok_or_else(|| fail::invalid(op, "a filter without inputs"))?;
+        if shape.len() != 1 {
+            return Err(fail::invalid(op, format!("filter inputs must be vectors, not of shape {shape:?}")));
+        }
+        let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::new()).collect();
+        for k in 0..shape[0] {
+            let args: Vec<Value> = inputs.iter().map(|t| t.elements[k].clone()).collect();
+            let keep = self.yield_region(frame, op, 0, args.clone(), "array.yield", Some(1))?;
+            if bool_of(op, &keep[0])? {
+                for (out, a) in outs.iter_mut().zip(args) {
+                    out.push(a);
+                }
+            }
+        }
+        elems
+            .into_iter()
+            .zip(outs)
+            .map(|(e, out)| {
+                let n = out.len();
+                make_tensor(op, e, vec![n], out)
+            })
+            .collect()
+    }
+
+    fn expand(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let inputs = tensors(op, &operands)?;
+        let elems = result_elems(op)?;
+        let shape =
+            common_shape(op, &inputs, "inputs")?.ok_or_else(|| fail::invalid(op, "an expand without inputs"))?;
+        let n = self.count(op, &shape)?;
+        let mut produced: usize = 0;
+        let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::new()).collect();
+        for k in 0..n {
+            let args: Vec<Value> = inputs.iter().map(|t| t.elements[k].clone()).collect();
+            let count = self.yield_region(frame, op, 0, args.clone(), "array.yield", Some(1))?;
+            let count = int_of(op, &count[0])?;
+            if count < 0 {
+                return Err(fail::undefined(op, format!("negative count {count} for element {k}")));
+            }
+            produced = produced.saturating_add(count as usize);
+            self.count(op, &[produced])?;
+            for j in 0..count {
+                let mut get_args = args.clone();
+                get_args.push(Value::Index(j));
+                let ys = self.yield_region(frame, op, 1, get_args, "array.yield", Some(elems.len()))?;
+                for (out, y) in outs.iter_mut().zip(ys) {
+                    out.push(y);
+                }
+            }
+        }
+        elems
+            .into_iter()
+            .zip(outs)
+            .map(|(e, out)| {
+                let n = out.len();
+                make_tensor(op, e, vec![n], out)
+            })
+            .collect()
+    }
+
+    fn backpermute(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let source = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no source"))?)?;
+        let shape: Vec<usize> = operands[1..].iter().map(|v| size_of(op, v)).collect::<R<_>>()?;
+        let elem = *result_elems(op)?.first().ok_or_else(|| fail::invalid(op, "no result"))?;
+        let n = self.count(op, &shape)?;
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            let here = unravel(k, &shape);
+            let from = self.yield_region(frame, op, 0, index_values(&here), "array.yield", Some(source.rank()))?;
+            let from = in_bounds(op, &indices_of(op, &from)?, &source.shape, "the source")
+                .map_err(|e| with_position(e, "output position", &here))?;
+            out.push(source.elements[source.offset(&from)].clone());
+        }
+        Ok(vec![make_tensor(op, elem, shape, out)?])
+    }
+
+    fn permute(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let [source, dest] = &operands[..] else {
+            return Err(fail::invalid(op, "permute takes a source and a destination"));
+        };
+        let (source, dest) = (tensor_of(op, source)?, tensor_of(op, dest)?);
+        let mut result = (*dest).clone();
+        for s in 0..source.len() {
+            let here = unravel(s, &source.shape);
+            let mut target = self.yield_region(frame, op, 0, index_values(&here), "array.yield", None)?;
+            if target.len() == dest.rank() + 1 {
+                let keep = target.pop().expect("the flag");
+                if !bool_of(op, &keep)? {
+                    continue;
+                }
+            } else if target.len() != dest.rank() {
+                return Err(fail::invalid(
+                    op,
+                    format!("the index region yields {} values for a rank-{} destination", target.len(), dest.rank()),
+                ));
+            }
+            let target = in_bounds(op, &indices_of(op, &target)?, &dest.shape, "the destination")
+                .map_err(|e| with_position(e, "source position", &here))?;
+            let at = result.offset(&target);
+            let old = result.elements[at].clone();
+            let combined =
+                self.yield_region(frame, op, 1, vec![old, source.elements[s].clone()], "array.yield", Some(1))?;
+            result.elements[at] = combined.into_iter().next().expect("one value");
+        }
+        let elem = result.elem;
+        Ok(vec![make_tensor(op, elem, result.shape, result.elements)?])
+    }
+}
+
+/// Adds where an out-of-bounds index came from to its detail.
+fn with_position(e: InterpError, what: &str, position: &[usize]) -> InterpError {
+    match e {
+        InterpError::OutOfBounds { op, location, detail } => {
+            InterpError::OutOfBounds { op, location, detail: format!("{detail} (at {what} {position:?})") }
+        }
+        other => other,
+    }
+}
+
+impl Machine<'_, '_> {
+    fn gather(&self, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let all = tensors(op, &operands)?;
+        let Some((source, indices)) = all.split_first() else { return Err(fail::invalid(op, "no source")) };
+        if indices.len() != source.rank() {
+            return Err(fail::invalid(
+                op,
+                format!("{} index arrays for a rank-{} source", indices.len(), source.rank()),
+            ));
+        }
+        let elem = *result_elems(op)?.first().ok_or_else(|| fail::invalid(op, "no result"))?;
+        let shape = match common_shape(op, indices, "index arrays")? {
+            Some(s) => s,
+            None => static_result_shape(op, 0).ok_or_else(|| fail::invalid(op, "a gather of a rank-0 source"))?,
+        };
+        let n = self.count(op, &shape)?;
+        let mut out = Vec::with_capacity(n);
+        for k in 0..n {
+            let from: Vec<i64> = indices.iter().map(|t| int_of(op, &t.elements[k])).collect::<R<_>>()?;
+            let from = in_bounds(op, &from, &source.shape, "the source")
+                .map_err(|e| with_position(e, "output position", &unravel(k, &shape)))?;
+            out.push(source.elements[source.offset(&from)].clone());
+        }
+        Ok(vec![make_tensor(op, elem, shape, out)?])
+    }
+
+    fn replicate(&self, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+        let [input, count] = &operands[..] else {
+            return Err(fail::invalid(op, "replicate takes an array and a count"));
+        };
+        let t = tensor_of(op, input)?;
+        let count = size_of(op, count)?;
+        let mut shape = t.shape.clone();
+        shape.push(count);
+        let mut elements = Vec::with_capacity(self.count(op, &shape)?);
+        for x in &t.elements {
+            elements.extend(std::iter::repeat_n(x.clone(), count));
+        }
+        Ok(vec![make_tensor(op, t.elem, shape, elements)?])
+    }
+}
+
+fn reverse(op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
+    let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
+    let Some(&n) = t.shape.last() else { return Ok(vec![Value::Tensor(t)]) };
+    let mut elements = Vec::with_capacity(t.len());
+    for row in t.elements.chunks(n.max(1)) {
+        elements.extend(row.iter().rev().cloned());
+    }
+    Ok(vec![make_tensor(op, t.elem, t.shape.clone(), elements)?])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unravel;
+
+    #[test]
+    fn unravel_is_row_major() {
+        assert_eq!(unravel(0, &[2, 3]), vec![0, 0]);
+        assert_eq!(unravel(4, &[2, 3]), vec![1, 1]);
+        assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
+        assert_eq!(unravel(0, &[]), Vec::<usize>::new());
+    }
+}
