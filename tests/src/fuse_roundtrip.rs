@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 /// A random program: maps, folds read as free variables, filters, scans, gathers and
 /// generates over two input vectors.
-fn random_program(seed: u64, ops: usize) -> String {
+pub fn random_program(seed: u64, ops: usize) -> String {
     let mut rng = fusion_passes::analysis::random::Rng::new(seed);
     let mut body = String::new();
     // (name, size class); class 0 is the inputs' size.

@@ -2,6 +2,7 @@
 
 mod analysis;
 mod builders;
+mod differential;
 mod examples;
 mod fuse_roundtrip;
 mod graphs;
