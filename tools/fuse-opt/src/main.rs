@@ -83,8 +83,18 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, St
     Ok(emit)
 }
 
+mod runner;
+
 fn main() {
     let mut os_args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match runner::take_run_flags(&mut os_args) {
+        Ok(Some(options)) => std::process::exit(runner::run(&options)),
+        Ok(None) => {}
+        Err(message) => {
+            eprintln!("fuse-opt: error: {message}");
+            std::process::exit(1);
+        }
+    }
     let emit = match take_emit_flag(&mut os_args) {
         Ok(e) => e,
         Err(message) => {

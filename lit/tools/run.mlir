@@ -1,0 +1,51 @@
+// `fuse-opt --run` runs every public function with the reference interpreter on
+// generated inputs; `--run --check` also runs the fused program (array-fusion) and
+// says `match` per function.
+// RUN: fuse-opt %s --run | FileCheck %s --check-prefix=OUT
+// RUN: fuse-opt %s --run --check | FileCheck %s --check-prefix=CHECK
+// RUN: fuse-opt %examples/seed002_normalise2.mlir --run --check --size=100 | FileCheck %s --check-prefix=EXAMPLE
+// RUN: not fuse-opt %s --check 2>&1 | FileCheck %s --check-prefix=BAD
+
+// OUT: @squares: tensor<5xi64>[0, 1, 4, 9, 16]
+// OUT: @sumSquares: tensor<i64>[30]
+// CHECK: @squares: match
+// CHECK: @sumSquares: match
+// EXAMPLE: @normalise2: match
+// EXAMPLE: @normalise2Extended: match
+// BAD: fuse-opt: error: --check needs --run
+
+func.func @squares() -> tensor<5xi64> {
+  %n = arith.constant 5 : index
+  %is = array.generate (%n) : tensor<5xi64> {
+  ^bb0(%i: index):
+    %x = arith.index_cast %i : index to i64
+    array.yield %x : i64
+  }
+  %sq = array.map %is : tensor<5xi64> -> tensor<5xi64> {
+  ^bb0(%x: i64):
+    %y = arith.muli %x, %x : i64
+    array.yield %y : i64
+  }
+  return %sq : tensor<5xi64>
+}
+
+func.func @sumSquares() -> tensor<i64> {
+  %n = arith.constant 5 : index
+  %zero = arith.constant 0 : i64
+  %is = array.generate (%n) : tensor<5xi64> {
+  ^bb0(%i: index):
+    %x = arith.index_cast %i : index to i64
+    array.yield %x : i64
+  }
+  %sq = array.map %is : tensor<5xi64> -> tensor<5xi64> {
+  ^bb0(%x: i64):
+    %y = arith.muli %x, %x : i64
+    array.yield %y : i64
+  }
+  %s = array.fold %sq init(%zero : i64) : tensor<5xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.addi %acc, %x : i64
+    array.yield %t : i64
+  }
+  return %s : tensor<i64>
+}
