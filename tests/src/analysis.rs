@@ -146,6 +146,17 @@ fn greedy_bottom_up_counterexample() {
     }
 }
 
+/// With the traffic model weighted by bytes, the rank-2 `large` outweighs everything
+/// else, so the ILP contracts it even under reads + writes.
+#[test]
+fn greedy_bottom_up_counterexample_under_bytes() {
+    let g = graph("seed000_greedy.mlir", "greedyBottomUpBad");
+    let o = solve(&g, Formulation::Combined, "bytes");
+    let c = clusters(&g, &o);
+    let with_large = cluster_with(&c, "large");
+    assert!(with_large.contains(&"ys".into()) && with_large.contains(&"zs".into()), "{c:?}");
+}
+
 /// seed 000 §5: top-down greedy fuses `cs` diagonally with `bs`; the ILP fuses `cs`
 /// vertically with `es` (bs must be complete before ds reads bs!0).
 #[test]

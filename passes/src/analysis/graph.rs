@@ -136,8 +136,9 @@ pub struct Node {
     pub output_size: Option<SizeClass>,
     /// Number of array results.
     pub outputs: usize,
-    /// Element sizes in bytes × static element counts of each output, when static:
-    /// the weights of the `bytes` cost model.
+    /// Bytes of each output: exact for static shapes, else estimated with
+    /// `extract::DYNAMIC_EXTENT_ESTIMATE` elements per dynamic dimension; the weights of
+    /// the `bytes` cost model.
     pub output_bytes: Vec<Option<u64>>,
     /// Whether an output is used outside the block (returned, or by a barrier), so it
     /// must be manifest whatever the clustering.
