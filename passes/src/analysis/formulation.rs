@@ -506,7 +506,7 @@ fn add_linear_objective(
 fn add_reads(b: &mut Builder, w: f64, bytes: bool) -> f64 {
     let graph = b.graph;
     let mut offset = 0.0;
-    let pi_upper = b.model.variables[b.pi[0].0].upper.max(1.0);
+
     let order_m = graph.gather_count() as f64 + 1.0;
     for node in graph.node_ids() {
         let nd = graph.node(node);
@@ -544,13 +544,33 @@ fn add_reads(b: &mut Builder, w: f64, bytes: bool) -> f64 {
                     None => lower = 1.0,
                 }
                 for &(other, var_j, const_j, _) in &ordered[..i] {
-                    // z = 1 only if both consumers are in one cluster and read in one order.
-                    let z = b.model.add_variable(format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0), VarKind::Binary, 0.0, 1.0);
+                    // z = 1 only if both consumers are in one cluster and read in one
+                    // order. Big-Ms from the variables' own bounds, and no z at all for
+                    // pairs whose π ranges or read orders cannot meet.
                     let (pi_i, pi_j) = (b.pi[consumer.0], b.pi[other.0]);
-                    // |π_i − π_j| <= P·(1 − z)
-                    b.row(format!("share_pi_hi_{}_{}_{}", node.0, other.0, consumer.0), vec![(pi_i, 1.0), (pi_j, -1.0), (z, pi_upper)], f64::NEG_INFINITY, pi_upper);
-                    b.row(format!("share_pi_lo_{}_{}_{}", node.0, other.0, consumer.0), vec![(pi_i, 1.0), (pi_j, -1.0), (z, -pi_upper)], -pi_upper, f64::INFINITY);
-                    // |order_i − order_j| <= M·(1 − z)
+                    let bounds = |v: VarId| (b.model.variables[v.0].lower, b.model.variables[v.0].upper);
+                    let ((lo_i, hi_i), (lo_j, hi_j)) = (bounds(pi_i), bounds(pi_j));
+                    if hi_i < lo_j || hi_j < lo_i {
+                        continue;
+                    }
+                    let order_range = |var: Option<VarId>, constant: f64| match var {
+                        Some(v) => (b.model.variables[v.0].lower + constant, b.model.variables[v.0].upper + constant),
+                        None => (constant, constant),
+                    };
+                    let ((olo_i, ohi_i), (olo_j, ohi_j)) = (order_range(var_i, const_i), order_range(var_j, const_j));
+                    if ohi_i < olo_j || ohi_j < olo_i {
+                        continue;
+                    }
+                    let z = b.model.add_variable(format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0), VarKind::Binary, 0.0, 1.0);
+                    // π_i − π_j <= (hi_i − lo_j)·(1 − z) and π_j − π_i <= (hi_j − lo_i)·(1 − z)
+                    let (m_up, m_down) = ((hi_i - lo_j).max(0.0), (hi_j - lo_i).max(0.0));
+                    if m_up > 0.0 {
+                        b.row(format!("share_pi_hi_{}_{}_{}", node.0, other.0, consumer.0), vec![(pi_i, 1.0), (pi_j, -1.0), (z, m_up)], f64::NEG_INFINITY, m_up);
+                    }
+                    if m_down > 0.0 {
+                        b.row(format!("share_pi_lo_{}_{}_{}", node.0, other.0, consumer.0), vec![(pi_i, 1.0), (pi_j, -1.0), (z, -m_down)], -m_down, f64::INFINITY);
+                    }
+                    // order_i − order_j <= (ohi_i − olo_j)·(1 − z), and the other way round.
                     let mut diff = Vec::new();
                     if let Some(v) = var_i {
                         diff.push((v, 1.0));
@@ -559,12 +579,17 @@ fn add_reads(b: &mut Builder, w: f64, bytes: bool) -> f64 {
                         diff.push((v, -1.0));
                     }
                     let c = const_i - const_j; // order_i − order_j = vars + c
-                    let mut hi = diff.clone();
-                    hi.push((z, order_m));
-                    b.row(format!("share_ord_hi_{}_{}_{}", node.0, other.0, consumer.0), hi, f64::NEG_INFINITY, order_m - c);
-                    let mut lo = diff;
-                    lo.push((z, -order_m));
-                    b.row(format!("share_ord_lo_{}_{}_{}", node.0, other.0, consumer.0), lo, -order_m - c, f64::INFINITY);
+                    let (o_up, o_down) = ((ohi_i - olo_j).max(0.0).min(order_m), (ohi_j - olo_i).max(0.0).min(order_m));
+                    if o_up > 0.0 {
+                        let mut hi = diff.clone();
+                        hi.push((z, o_up));
+                        b.row(format!("share_ord_hi_{}_{}_{}", node.0, other.0, consumer.0), hi, f64::NEG_INFINITY, o_up - c);
+                    }
+                    if o_down > 0.0 {
+                        let mut lo = diff;
+                        lo.push((z, -o_down));
+                        b.row(format!("share_ord_lo_{}_{}_{}", node.0, other.0, consumer.0), lo, -o_down - c, f64::INFINITY);
+                    }
                     terms.push((z, 1.0));
                 }
                 b.row(format!("read_{}_{}_{}", node.0, output, consumer.0), terms, lower, f64::INFINITY);
