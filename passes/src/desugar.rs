@@ -3,10 +3,11 @@
 //! expand:
 //! * `reverse xs` → `generate` of the index arrays (innermost index `n-1-i`) + `gather`;
 //! * `backpermute xs to (s) f` → `generate (s) f` (the same region) + `gather`;
-//! * `replicate xs, m` → `generate` over `(dims of xs, m)` dropping the new index +
+//! * `replicate xs, m` → `generate` over `(dims of xs, m)` dropping the new index, then
 //!   `gather`;
-//! * `permute src into dest f c` → `generate` over the source shape with `f` +
+//! * `permute src into dest f c` → `generate` over the source shape with `f`, then
 //!   `scatter dest[...] , src combine c`.
+//!
 //! Left as they are, with a remark: `permute` whose index region yields a keep flag
 //! (scatter has no way to drop an element) and `replicate` of a rank-0 array (gather
 //! needs a source of rank ≥ 1); the analysis still treats them as scatter/gather.
@@ -115,29 +116,29 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
             region.append_block(body);
             let generate = insert(generate_op(context, location, &extents, &vec![index_array(context, &shape); rank], region));
             let indices: Vec<Value> = (0..rank).map(|i| generate.result(i).unwrap().into()).collect();
-            Some(insert(gather_op(location, source.into(), &indices, op.result(0).unwrap().r#type())).result(0).unwrap().into())
+            Some(insert(gather_op(location, source, &indices, op.result(0).unwrap().r#type())).result(0).unwrap().into())
         }
         "array.backpermute" => {
             let source = op.operand(0).unwrap();
-            let extents: Vec<Value> = (1..op.operand_count()).map(|i| op.operand(i).unwrap().into()).collect();
+            let extents: Vec<Value> = (1..op.operand_count()).map(|i| op.operand(i).unwrap()).collect();
             let result_type = op.result(0).unwrap().r#type();
             let source_rank = shape_of(source.r#type()).len();
             let region = take_region(op, 0);
             let generate =
                 insert(generate_op(context, location, &extents, &vec![index_array(context, &shape_of(result_type)); source_rank], region));
             let indices: Vec<Value> = (0..source_rank).map(|i| generate.result(i).unwrap().into()).collect();
-            Some(insert(gather_op(location, source.into(), &indices, result_type)).result(0).unwrap().into())
+            Some(insert(gather_op(location, source, &indices, result_type)).result(0).unwrap().into())
         }
         "array.replicate" => {
             let source = op.operand(0).unwrap();
-            let count: Value = op.operand(1).unwrap().into();
+            let count: Value = op.operand(1).unwrap();
             let source_rank = shape_of(source.r#type()).len();
             if source_rank == 0 {
                 emit_remark(location, "array-desugar: a replicated rank-0 array is kept as it is (gather needs a source of rank 1 or more)");
                 None
             } else {
                 let result_type = op.result(0).unwrap().r#type();
-                let mut extents = dims(source.into());
+                let mut extents = dims(source);
                 extents.push(count);
                 let body = Block::new(&vec![(index(context), location); source_rank + 1]);
                 let yielded: Vec<Value> = (0..source_rank).map(|i| body.argument(i).unwrap().into()).collect();
@@ -152,12 +153,12 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
                     region,
                 ));
                 let indices: Vec<Value> = (0..source_rank).map(|i| generate.result(i).unwrap().into()).collect();
-                Some(insert(gather_op(location, source.into(), &indices, result_type)).result(0).unwrap().into())
+                Some(insert(gather_op(location, source, &indices, result_type)).result(0).unwrap().into())
             }
         }
         "array.permute" => {
-            let source: Value = op.operand(0).unwrap().into();
-            let dest: Value = op.operand(1).unwrap().into();
+            let source: Value = op.operand(0).unwrap();
+            let dest: Value = op.operand(1).unwrap();
             let dest_rank = shape_of(dest.r#type()).len();
             let yields = yield_count(op, 0);
             if yields != dest_rank {

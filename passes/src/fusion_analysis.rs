@@ -6,6 +6,7 @@
 //! * `array.order = d : i64`: the traversal order in which it produces its output
 //!   (0 forward, 1 backward, ≥ 2 a gather label; seed 000 §3.3);
 //! * `array.fusion` on the function: formulation, cost, objective and status per block.
+//!
 //! Reports are also collected for `fuse-opt --emit-clustering=json|dot`.
 
 use crate::analysis::cost::CostFunction;
@@ -69,7 +70,7 @@ fn parse_options(function: OperationRef, options: &PassOptions) -> Result<(Analy
             PassFailed
         })
     };
-    let limits = Limits { time_seconds: number("time-limit")?, relative_gap: number("gap")?, threads: number("threads")?.max(1.0) as i32, ..Limits::default() };
+    let limits = Limits { time_seconds: number("time-limit")?, relative_gap: number("gap")?, threads: number("threads")?.max(1.0) as i32 };
     let dump = options.get("dump-ilp");
     let dump_ilp = (!dump.is_empty()).then(|| PathBuf::from(dump));
     Ok((AnalysisOptions { formulation, cost, limits, dump_ilp }, cost_text))

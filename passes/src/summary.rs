@@ -48,11 +48,10 @@ pub fn summarize(module: &Module) -> Vec<FunctionSummary> {
     let mut summaries = Vec::new();
     let mut op = module.body().first_operation();
     while let Some(function) = op {
-        if function.name().as_string_ref().as_str() == Ok("func.func") {
-            if let Some(summary) = summarize_function(function) {
+        if function.name().as_string_ref().as_str() == Ok("func.func")
+            && let Some(summary) = summarize_function(function) {
                 summaries.push(summary);
             }
-        }
         op = function.next_in_block();
     }
     summaries

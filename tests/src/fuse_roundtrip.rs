@@ -165,11 +165,10 @@ fn canonical_ops(module: &Module) -> Vec<String> {
             }
             let mut captured = Vec::new();
             for p in &outer {
-                if let Some(n) = names.get(p) {
-                    if !defined_inside(*p) {
+                if let Some(n) = names.get(p)
+                    && !defined_inside(*p) {
                         captured.push(n.clone());
                     }
-                }
             }
             // Strip SSA numbers (they depend on op order) and the analysis attributes.
             let stripped: String = strip_ssa(&text);
@@ -210,7 +209,7 @@ fn strip_ssa(text: &str) -> String {
     let mut s = out;
     for key in ["array.cluster", "array.order", "array.label"] {
         while let Some(at) = s.find(key) {
-            let end = s[at..].find(|c| c == ',' || c == '}').map(|e| at + e).unwrap_or(s.len());
+            let end = s[at..].find([',', '}']).map(|e| at + e).unwrap_or(s.len());
             s.replace_range(at..end, "");
         }
     }

@@ -44,11 +44,10 @@ pub struct Outcome {
 pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Outcome, FormulationError> {
     let ilp = formulation::build(graph, options.formulation, &options.cost)?;
     let mut warnings = Vec::new();
-    if let Some(path) = &options.dump_ilp {
-        if let Err(e) = fusion_solver::lp::write_lp_file(&ilp.model, path) {
+    if let Some(path) = &options.dump_ilp
+        && let Err(e) = fusion_solver::lp::write_lp_file(&ilp.model, path) {
             warnings.push(format!("could not write the ILP to {}: {e}", path.display()));
         }
-    }
     let started = Instant::now();
     let solved = fusion_solver::scip::solve(&ilp.model, &options.limits);
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -87,13 +86,12 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
             (Clustering::unfused(graph), Status::Fallback)
         }
     };
-    if status == Status::Fallback {
-        if let Err(violations) = validate(graph, &clustering) {
+    if status == Status::Fallback
+        && let Err(violations) = validate(graph, &clustering) {
             // The unfused clustering is valid by construction; if not, the graph is broken.
             let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
             return Err(FormulationError(format!("even the unfused clustering is invalid: {}", list.join("; "))));
         }
-    }
     let objective = evaluate_function(graph, &clustering, &options.cost);
     Ok(Outcome { clustering, status, objective, ilp_objective, solve_ms, variables, rows, warnings })
 }

@@ -783,7 +783,7 @@ impl Ilp {
 
         // Union-find over nodes.
         let mut parent: Vec<usize> = (0..graph.nodes.len()).collect();
-        fn find(p: &mut Vec<usize>, i: usize) -> usize {
+        fn find(p: &mut [usize], i: usize) -> usize {
             let mut r = i;
             while p[r] != r {
                 r = p[r];
@@ -876,7 +876,6 @@ impl Ilp {
         // Order 0 and order 1 are interchangeable in a cluster that has no `scanr`
         // (every constraint between them is an equality, and outputs may be 0 or 1), so
         // the solver may pick either; prefer forward loops for readable, stable output.
-        let mut output_orders = output_orders;
         for cluster in &clusters {
             if cluster.iter().all(|n| graph.node(*n).kind.fixed_output_order() != Some(ORDER_BACKWARD)) {
                 for n in cluster {

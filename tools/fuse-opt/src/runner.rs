@@ -72,7 +72,7 @@ fn generate(t: &Type, size: usize, rng: &mut Rng) -> Value {
     let mut element = |e: ElemType| -> Value {
         let r = rng.next();
         match e {
-            ElemType::Int(1) => Value::i1(r % 2 == 0),
+            ElemType::Int(1) => Value::i1(r.is_multiple_of(2)),
             ElemType::Int(w) => Value::int(w, (r % 16) as i64 - 8),
             ElemType::Index => Value::Index((r % size as u64) as i64),
             ElemType::F32 => Value::F32(((r % 64) as f32 - 32.0) / 8.0),
