@@ -396,7 +396,16 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         b.row(format!("order_hi_{i}"), terms, f64::NEG_INFINITY, read_const);
     }
 
-    // Scatter, seed 000 (9): every other use of the destination runs before the scatter.
+    scatter_precedences(&mut b);
+
+    let offset = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
+    Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
+}
+
+/// Scatter, seed 000 (9): every other use of a scatter's destination runs in an
+/// earlier cluster than the scatter (the destination is updated in place).
+fn scatter_precedences(b: &mut Builder) {
+    let graph = b.graph;
     for (j, node) in graph.nodes.iter().enumerate() {
         if node.kind != NodeKind::Scatter {
             continue;
@@ -409,9 +418,6 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             }
         }
     }
-
-    let offset = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
-    Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
 }
 
 /// The order in which consumer `e.to` reads `e`: a variable or a constant.
@@ -666,6 +672,9 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
             weights.push(((i, j), w));
         }
     }
+    // Seed 001 has no scatter; its in-place update still needs seed 000 (9).
+    scatter_precedences(&mut b);
+
     // c_i (seed 001 §1.4.3 "Array contraction"): 1 unless every consumer of node i's
     // array is fused with it; x_ij <= c_i for every edge from i. Only array-producing
     // bindings have one: a fold read as a scalar is an sbind in seed 001 Fig. 1.2 (Fig.
