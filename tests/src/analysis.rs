@@ -245,3 +245,26 @@ fn robinson_cost_needs_robinson_formulation() {
     assert!(e.to_string().contains("formulation=robinson"), "{e}");
     let _ = evaluate_function;
 }
+
+/// Every formulation with every cost model on random programs: a validated clustering
+/// (solved, or the unfused fallback with a warning), or a clear error for the pairs
+/// that cannot be combined; never a panic.
+#[test]
+fn every_formulation_and_cost_gives_a_valid_clustering_or_a_clear_error() {
+    let costs = ["clusters", "fused-edges", "intermediate-arrays", "reads", "reads-writes", "robinson", "bytes", "reads-writes+0.5*clusters"];
+    for seed in 0..6 {
+        let g = random_graph(12, 100 + seed);
+        for formulation in [Formulation::Combined, Formulation::Gather, Formulation::Robinson] {
+            for cost in costs {
+                match choose_clustering(&g, &options(formulation, cost)) {
+                    Ok(o) => validate(&g, &o.clustering).unwrap_or_else(|v| panic!("{formulation} {cost}: {v:?}")),
+                    Err(e) => {
+                        let robinson_pair = (cost == "robinson") != (formulation == Formulation::Robinson);
+                        let orders_needed = formulation == Formulation::Robinson && ["reads", "reads-writes", "bytes"].iter().any(|c| cost.starts_with(c));
+                        assert!(robinson_pair || orders_needed, "{formulation} {cost}: unexpected error {e}");
+                    }
+                }
+            }
+        }
+    }
+}
