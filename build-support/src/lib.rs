@@ -20,16 +20,19 @@ pub fn llvm_prefix() -> PathBuf {
 
 /// The folder holding `libMLIR-C.so`, built by `scripts/setup.sh`.
 pub fn mlir_c_dir() -> PathBuf {
-    PathBuf::from(var("FUSION_MLIR_C_DIR").expect(
-        "FUSION_MLIR_C_DIR is unset: build through the workspace (.cargo/config.toml sets it)",
-    ))
+    PathBuf::from(
+        var("FUSION_MLIR_C_DIR")
+            .expect("FUSION_MLIR_C_DIR is unset: build through the workspace (.cargo/config.toml sets it)"),
+    )
 }
 
 /// The folder holding `libscip.so` (SCIP 10): `SCIP_LIB_DIR`, else the one set-up made.
 pub fn scip_lib_dir() -> PathBuf {
-    PathBuf::from(var("SCIP_LIB_DIR").or_else(|| var("FUSION_DEFAULT_SCIP_LIB_DIR")).expect(
-        "neither SCIP_LIB_DIR nor FUSION_DEFAULT_SCIP_LIB_DIR is set: build through the workspace",
-    ))
+    PathBuf::from(
+        var("SCIP_LIB_DIR")
+            .or_else(|| var("FUSION_DEFAULT_SCIP_LIB_DIR"))
+            .expect("neither SCIP_LIB_DIR nor FUSION_DEFAULT_SCIP_LIB_DIR is set: build through the workspace"),
+    )
 }
 
 /// Fails the build with a message that says how to fix it when `path` is missing.

@@ -110,10 +110,7 @@ unsafe extern "C" fn run_trampoline(
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_else(|| "unknown panic".into());
-            emit_error(
-                operation.location(),
-                &format!("internal error in pass '{}': {message}", definition.argument),
-            );
+            emit_error(operation.location(), &format!("internal error in pass '{}': {message}", definition.argument));
             0
         }
     }

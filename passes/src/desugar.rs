@@ -18,10 +18,9 @@ use melior::{
     Context,
     dialect::arith,
     ir::{
-        Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, Value,
+        Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
-        ValueLike,
         r#type::{RankedTensorType, ShapedTypeLike},
     },
 };
@@ -105,18 +104,29 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
             let rank = shape.len();
             // Body: (i_0, ..., i_{r-1}) -> (i_0, ..., n-1-i_{r-1}).
             let body = Block::new(&vec![(index(context), location); rank]);
-            let one = body.append_operation(arith::constant(context, IntegerAttribute::new(index(context), 1).into(), location));
+            let one = body.append_operation(arith::constant(
+                context,
+                IntegerAttribute::new(index(context), 1).into(),
+                location,
+            ));
             let last = body.argument(rank - 1).unwrap().into();
             let m = body.append_operation(arith::subi(extents[rank - 1], last, location));
-            let k = body.append_operation(arith::subi(m.result(0).unwrap().into(), one.result(0).unwrap().into(), location));
+            let k = body.append_operation(arith::subi(
+                m.result(0).unwrap().into(),
+                one.result(0).unwrap().into(),
+                location,
+            ));
             let mut yielded: Vec<Value> = (0..rank - 1).map(|i| body.argument(i).unwrap().into()).collect();
             yielded.push(k.result(0).unwrap().into());
             body.append_operation(crate::ops_yield(context, &yielded, location));
             let region = Region::new();
             region.append_block(body);
-            let generate = insert(generate_op(context, location, &extents, &vec![index_array(context, &shape); rank], region));
+            let generate =
+                insert(generate_op(context, location, &extents, &vec![index_array(context, &shape); rank], region));
             let indices: Vec<Value> = (0..rank).map(|i| generate.result(i).unwrap().into()).collect();
-            Some(insert(gather_op(location, source, &indices, op.result(0).unwrap().r#type())).result(0).unwrap().into())
+            Some(
+                insert(gather_op(location, source, &indices, op.result(0).unwrap().r#type())).result(0).unwrap().into(),
+            )
         }
         "array.backpermute" => {
             let source = op.operand(0).unwrap();
@@ -124,8 +134,13 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
             let result_type = op.result(0).unwrap().r#type();
             let source_rank = shape_of(source.r#type()).len();
             let region = take_region(op, 0);
-            let generate =
-                insert(generate_op(context, location, &extents, &vec![index_array(context, &shape_of(result_type)); source_rank], region));
+            let generate = insert(generate_op(
+                context,
+                location,
+                &extents,
+                &vec![index_array(context, &shape_of(result_type)); source_rank],
+                region,
+            ));
             let indices: Vec<Value> = (0..source_rank).map(|i| generate.result(i).unwrap().into()).collect();
             Some(insert(gather_op(location, source, &indices, result_type)).result(0).unwrap().into())
         }
@@ -134,7 +149,10 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
             let count: Value = op.operand(1).unwrap();
             let source_rank = shape_of(source.r#type()).len();
             if source_rank == 0 {
-                emit_remark(location, "array-desugar: a replicated rank-0 array is kept as it is (gather needs a source of rank 1 or more)");
+                emit_remark(
+                    location,
+                    "array-desugar: a replicated rank-0 array is kept as it is (gather needs a source of rank 1 or more)",
+                );
                 None
             } else {
                 let result_type = op.result(0).unwrap().r#type();
@@ -162,7 +180,10 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
             let dest_rank = shape_of(dest.r#type()).len();
             let yields = yield_count(op, 0);
             if yields != dest_rank {
-                emit_remark(location, "array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)");
+                emit_remark(
+                    location,
+                    "array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)",
+                );
                 None
             } else {
                 let extents = dims(source);
@@ -226,7 +247,12 @@ fn generate_op<'c>(
         .expect("valid array.generate")
 }
 
-fn gather_op<'c>(location: Location<'c>, source: Value<'c, '_>, indices: &[Value<'c, '_>], result: Type<'c>) -> melior::ir::Operation<'c> {
+fn gather_op<'c>(
+    location: Location<'c>,
+    source: Value<'c, '_>,
+    indices: &[Value<'c, '_>],
+    result: Type<'c>,
+) -> melior::ir::Operation<'c> {
     let mut operands = vec![source];
     operands.extend_from_slice(indices);
     OperationBuilder::new("array.gather", location)

@@ -200,10 +200,7 @@ fn next_in_block(op: Op) -> Option<Op> {
 
 /// Results of `op` used by anything not nested in `op`.
 fn used_outside(op: Op) -> Vec<Val> {
-    ir::results(op)
-        .into_iter()
-        .filter(|v| ir::uses(*v).iter().any(|(user, _)| !ir::is_within(*user, op)))
-        .collect()
+    ir::results(op).into_iter().filter(|v| ir::uses(*v).iter().any(|(user, _)| !ir::is_within(*user, op))).collect()
 }
 
 /// A fusion tree over leaf ops.
@@ -293,7 +290,8 @@ fn materialize(tree: &Tree, anchor: Op) -> Op {
                 }
             };
             let types: Vec<_> = results.iter().map(|v| ir::value_type(*v)).collect();
-            let argument_types: Vec<_> = if bind { left_out.iter().map(|v| ir::value_type(*v)).collect() } else { vec![] };
+            let argument_types: Vec<_> =
+                if bind { left_out.iter().map(|v| ir::value_type(*v)).collect() } else { vec![] };
             let node = ir::create_before(anchor, name, &[], &types, &[vec![], argument_types]);
             let first = ir::first_block(ir::region(node, 0));
             let second = ir::first_block(ir::region(node, 1));

@@ -32,12 +32,28 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     description: "Choose the optimal fusion clustering of each block by ILP (SCIP) and record it as attributes",
     anchor: Some("func.func"),
     options: &[
-        PassOption { name: "formulation", description: "ILP formulation: combined (default), gather (seed 000 Fig. 4), robinson (seed 001 Fig. 1.14)", default: "combined" },
-        PassOption { name: "cost", description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes", default: "reads-writes" },
-        PassOption { name: "time-limit", description: "Solver time limit in seconds per block; the best incumbent is used when it is hit", default: "10" },
+        PassOption {
+            name: "formulation",
+            description: "ILP formulation: combined (default), gather (seed 000 Fig. 4), robinson (seed 001 Fig. 1.14)",
+            default: "combined",
+        },
+        PassOption {
+            name: "cost",
+            description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes",
+            default: "reads-writes",
+        },
+        PassOption {
+            name: "time-limit",
+            description: "Solver time limit in seconds per block; the best incumbent is used when it is hit",
+            default: "10",
+        },
         PassOption { name: "gap", description: "Relative optimality gap at which the solver may stop", default: "0" },
         PassOption { name: "threads", description: "Solver threads", default: "1" },
-        PassOption { name: "dump-ilp", description: "Write each block's ILP in CPLEX LP format to this file (suffixed by the block's name when there are several)", default: "" },
+        PassOption {
+            name: "dump-ilp",
+            description: "Write each block's ILP in CPLEX LP format to this file (suffixed by the block's name when there are several)",
+            default: "",
+        },
     ],
     run,
 };
@@ -65,12 +81,19 @@ fn parse_options(function: OperationRef, options: &PassOptions) -> Result<(Analy
         options.get(name).trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).ok_or_else(|| {
             emit_error(
                 function.location(),
-                &format!("array-fusion-analysis: option '{name}' must be a non-negative number, got '{}'", options.get(name)),
+                &format!(
+                    "array-fusion-analysis: option '{name}' must be a non-negative number, got '{}'",
+                    options.get(name)
+                ),
             );
             PassFailed
         })
     };
-    let limits = Limits { time_seconds: number("time-limit")?, relative_gap: number("gap")?, threads: number("threads")?.max(1.0) as i32 };
+    let limits = Limits {
+        time_seconds: number("time-limit")?,
+        relative_gap: number("gap")?,
+        threads: number("threads")?.max(1.0) as i32,
+    };
     let dump = options.get("dump-ilp");
     let dump_ilp = (!dump.is_empty()).then(|| PathBuf::from(dump));
     Ok((AnalysisOptions { formulation, cost, limits, dump_ilp }, cost_text))
@@ -141,7 +164,9 @@ fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> 
             Ok(e) => e,
             Err(e) => {
                 let location = match &e.location {
-                    Some((file, line, column)) => melior::ir::Location::new(context, file, *line as usize, *column as usize),
+                    Some((file, line, column)) => {
+                        melior::ir::Location::new(context, file, *line as usize, *column as usize)
+                    }
                     None => function.location(),
                 };
                 emit_error(location, &e.message);
@@ -168,20 +193,27 @@ fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> 
         }
         // Clusters are numbered in execution order, counting only those with a
         // combinator (inputs and barriers are not loops of the program).
-        let loops = outcome.clustering.clusters.iter().filter(|c| c.iter().any(|n| graph.node(*n).kind.is_fusible_kind()));
+        let loops =
+            outcome.clustering.clusters.iter().filter(|c| c.iter().any(|n| graph.node(*n).kind.is_fusible_kind()));
         for (cluster, nodes) in loops.enumerate() {
             for node in nodes {
                 if let Some(Some(op)) = extracted.ops.get(node.0) {
                     // SAFETY: the op belongs to the function this pass owns right now.
                     let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(*op) };
-                    op.set_discardable_attribute("array.cluster", IntegerAttribute::new(i64_type, cluster as i64).into());
+                    op.set_discardable_attribute(
+                        "array.cluster",
+                        IntegerAttribute::new(i64_type, cluster as i64).into(),
+                    );
                     op.set_discardable_attribute(
                         "array.order",
                         IntegerAttribute::new(i64_type, outcome.clustering.output_orders[node.0] as i64).into(),
                     );
                     if let crate::analysis::graph::NodeKind::Gather { label } = graph.node(*node).kind {
                         // The order in which this gather (or gather-like sugar) reads its source.
-                        op.set_discardable_attribute("array.label", IntegerAttribute::new(i64_type, label as i64).into());
+                        op.set_discardable_attribute(
+                            "array.label",
+                            IntegerAttribute::new(i64_type, label as i64).into(),
+                        );
                     }
                 }
             }

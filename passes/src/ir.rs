@@ -153,7 +153,13 @@ fn string_ref(s: &str) -> MlirStringRef {
 /// region per entry of `regions`, each with one block taking arguments of those types
 /// and ending in an empty `array.yield` (callers fill blocks before it and then set its
 /// operands). Returns the op.
-pub fn create_before(anchor: Op, name: &str, operands: &[Val], result_types: &[MlirType], regions: &[Vec<MlirType>]) -> Op {
+pub fn create_before(
+    anchor: Op,
+    name: &str,
+    operands: &[Val],
+    result_types: &[MlirType],
+    regions: &[Vec<MlirType>],
+) -> Op {
     let loc = location(anchor);
     // SAFETY: building a new op from live handles; ownership of regions and the op is
     // transferred to MLIR.

@@ -10,8 +10,8 @@ pub mod fuse;
 pub mod fusion_analysis;
 pub mod ir;
 pub mod summary;
-pub mod unfuse;
 mod test_summary;
+pub mod unfuse;
 
 /// Registers every pass of this crate (idempotent).
 pub fn register_all_passes() {

@@ -49,9 +49,10 @@ pub fn summarize(module: &Module) -> Vec<FunctionSummary> {
     let mut op = module.body().first_operation();
     while let Some(function) = op {
         if function.name().as_string_ref().as_str() == Ok("func.func")
-            && let Some(summary) = summarize_function(function) {
-                summaries.push(summary);
-            }
+            && let Some(summary) = summarize_function(function)
+        {
+            summaries.push(summary);
+        }
         op = function.next_in_block();
     }
     summaries
@@ -81,10 +82,8 @@ pub fn summarize_function(function: OperationRef) -> Option<FunctionSummary> {
         if is_combinator(&op_name) {
             *combinators.entry(op_name).or_insert(0) += 1;
         }
-        array_values += (0..op.result_count())
-            .filter_map(|i| op.result(i).ok())
-            .filter(|r| is_array((*r).into()))
-            .count();
+        array_values +=
+            (0..op.result_count()).filter_map(|i| op.result(i).ok()).filter(|r| is_array((*r).into())).count();
         // Block arguments of nested regions (scf.for iteration arrays, ...).
         for region in op.regions() {
             let mut block = region.first_block();

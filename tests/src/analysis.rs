@@ -197,7 +197,11 @@ fn ilp_objective_matches_the_independent_cost_on_all_examples() {
             for cost in ["reads-writes", "reads", "intermediate-arrays", "fused-edges"] {
                 let o = solve(&g, Formulation::Combined, cost);
                 let ilp = o.ilp_objective.unwrap();
-                assert!((ilp - o.objective).abs() < 1e-6, "{file} {name} {cost}: ILP {ilp} vs evaluated {}\n{g}", o.objective);
+                assert!(
+                    (ilp - o.objective).abs() < 1e-6,
+                    "{file} {name} {cost}: ILP {ilp} vs evaluated {}\n{g}",
+                    o.objective
+                );
                 checked += 1;
             }
         }
@@ -216,7 +220,12 @@ fn random_programs_get_valid_optimal_clusterings() {
             let gather = solve(&g, Formulation::Gather, "reads-writes");
             validate(&g, &combined.clustering).unwrap();
             validate(&g, &gather.clustering).unwrap();
-            assert!(combined.objective <= gather.objective + 1e-6, "seed {seed} size {size}: {} > {}\n{g}", combined.objective, gather.objective);
+            assert!(
+                combined.objective <= gather.objective + 1e-6,
+                "seed {seed} size {size}: {} > {}\n{g}",
+                combined.objective,
+                gather.objective
+            );
         }
     }
 }
@@ -251,7 +260,16 @@ fn robinson_cost_needs_robinson_formulation() {
 /// that cannot be combined; never a panic.
 #[test]
 fn every_formulation_and_cost_gives_a_valid_clustering_or_a_clear_error() {
-    let costs = ["clusters", "fused-edges", "intermediate-arrays", "reads", "reads-writes", "robinson", "bytes", "reads-writes+0.5*clusters"];
+    let costs = [
+        "clusters",
+        "fused-edges",
+        "intermediate-arrays",
+        "reads",
+        "reads-writes",
+        "robinson",
+        "bytes",
+        "reads-writes+0.5*clusters",
+    ];
     for seed in 0..6 {
         let g = random_graph(12, 100 + seed);
         for formulation in [Formulation::Combined, Formulation::Gather, Formulation::Robinson] {
@@ -260,7 +278,8 @@ fn every_formulation_and_cost_gives_a_valid_clustering_or_a_clear_error() {
                     Ok(o) => validate(&g, &o.clustering).unwrap_or_else(|v| panic!("{formulation} {cost}: {v:?}")),
                     Err(e) => {
                         let robinson_pair = (cost == "robinson") != (formulation == Formulation::Robinson);
-                        let orders_needed = formulation == Formulation::Robinson && ["reads", "reads-writes", "bytes"].iter().any(|c| cost.starts_with(c));
+                        let orders_needed = formulation == Formulation::Robinson
+                            && ["reads", "reads-writes", "bytes"].iter().any(|c| cost.starts_with(c));
                         assert!(robinson_pair || orders_needed, "{formulation} {cost}: unexpected error {e}");
                     }
                 }

@@ -5,11 +5,10 @@ use array_dialect::ops::array;
 use melior::{
     dialect::{arith, func},
     ir::{
-        Block, BlockLike, Location, Module, Region, RegionLike,
+        Block, BlockLike, Location, Module, Region, RegionLike, Type,
         attribute::{StringAttribute, TypeAttribute},
         operation::OperationLike,
         r#type::FunctionType,
-        Type,
     },
 };
 
@@ -58,10 +57,7 @@ fn build_a_map_of_two_inputs_and_verify_it() {
 
     assert!(module.as_operation().verify());
     let text = module.as_operation().to_string();
-    assert!(
-        text.contains("array.map %arg0, %arg1 : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>"),
-        "{text}"
-    );
+    assert!(text.contains("array.map %arg0, %arg1 : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>"), "{text}");
 }
 
 #[test]

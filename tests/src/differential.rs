@@ -5,7 +5,12 @@
 //! the trees' binding and result rules as well as the clustering.
 
 use fusion_interpreter::{ElemType, Interpreter, Type, Value};
-use melior::{Context, ir::{Module, operation::OperationLike}, pass::PassManager, utility::parse_pass_pipeline};
+use melior::{
+    Context,
+    ir::{Module, operation::OperationLike},
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+};
 
 /// Element k of a generated tensor: integers 1..=5 (shifted by `salt`), `index` 0..=4,
 /// alternating booleans, floats.

@@ -30,8 +30,13 @@ pub fn random_program(seed: u64, ops: usize) -> String {
                 let (name, class) = arrays[a].clone();
                 let same: Vec<&(String, usize)> = arrays.iter().filter(|(_, c)| *c == class).collect();
                 let b = same[rng.below(same.len())].0.clone();
-                let free = if !scalars.is_empty() && rng.chance(40) { Some(scalars[rng.below(scalars.len())].clone()) } else { None };
-                let read = free.as_ref().map(|s| format!("    %s = array.index {s}[] : tensor<i64>\n")).unwrap_or_default();
+                let free = if !scalars.is_empty() && rng.chance(40) {
+                    Some(scalars[rng.below(scalars.len())].clone())
+                } else {
+                    None
+                };
+                let read =
+                    free.as_ref().map(|s| format!("    %s = array.index {s}[] : tensor<i64>\n")).unwrap_or_default();
                 let combine = if free.is_some() { "%t, %s" } else { "%t, %y" };
                 body += &format!(
                     "  {v} = array.map {name}, {b} : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64, %y: i64):\n{read}    %t = arith.addi %x, %y : i64\n    %u = arith.muli {combine} : i64\n    array.yield %u : i64\n  }}\n"
@@ -88,9 +93,11 @@ pub fn random_program(seed: u64, ops: usize) -> String {
             }
         }
     }
-    let mut results: Vec<String> = arrays.iter().skip(2).filter(|(n, _)| !used.contains_key(n)).map(|(n, _)| n.clone()).collect();
+    let mut results: Vec<String> =
+        arrays.iter().skip(2).filter(|(n, _)| !used.contains_key(n)).map(|(n, _)| n.clone()).collect();
     results.extend(scalars.iter().filter(|s| !used.contains_key(*s)).cloned());
-    let types: Vec<&str> = results.iter().map(|r| if scalars.contains(r) { "tensor<i64>" } else { "tensor<?xi64>" }).collect();
+    let types: Vec<&str> =
+        results.iter().map(|r| if scalars.contains(r) { "tensor<i64>" } else { "tensor<?xi64>" }).collect();
     format!(
         "func.func @random(%a0: tensor<?xi64>, %a1: tensor<?xi64>) -> ({}) {{\n  %c0 = arith.constant 0 : i64\n{body}  return {} : {}\n}}\n",
         types.join(", "),
@@ -157,7 +164,11 @@ fn canonical_ops(module: &Module) -> Vec<String> {
                 return true;
             }
             // Print generically, then replace outer value names by canonical ones.
-            let mut text = op.to_string_with_flags(melior::ir::operation::OperationPrintingFlags::new().print_generic_operation_form()).unwrap_or_default();
+            let mut text = op
+                .to_string_with_flags(
+                    melior::ir::operation::OperationPrintingFlags::new().print_generic_operation_form(),
+                )
+                .unwrap_or_default();
             text = text.lines().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
             let mut operand_names = Vec::new();
             for i in 0..op.operand_count() {
@@ -166,9 +177,10 @@ fn canonical_ops(module: &Module) -> Vec<String> {
             let mut captured = Vec::new();
             for p in &outer {
                 if let Some(n) = names.get(p)
-                    && !defined_inside(*p) {
-                        captured.push(n.clone());
-                    }
+                    && !defined_inside(*p)
+                {
+                    captured.push(n.clone());
+                }
             }
             // Strip SSA numbers (they depend on op order) and the analysis attributes.
             let stripped: String = strip_ssa(&text);

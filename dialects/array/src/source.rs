@@ -85,8 +85,7 @@ pub fn file_line_col(location: Location) -> Option<(String, u32, u32)> {
 }
 
 fn locate(diagnostic: &Diagnostic, fallback_file: &str) -> Located {
-    let (file, line, column) =
-        file_line_col(diagnostic.location()).unwrap_or_else(|| (fallback_file.to_owned(), 0, 0));
+    let (file, line, column) = file_line_col(diagnostic.location()).unwrap_or_else(|| (fallback_file.to_owned(), 0, 0));
     let severity = match diagnostic.severity() {
         DiagnosticSeverity::Error => "error",
         DiagnosticSeverity::Warning => "warning",

@@ -38,9 +38,6 @@ impl Clustering {
 
     /// Cluster contents by node name, for reports and tests.
     pub fn names(&self, graph: &Graph) -> Vec<Vec<String>> {
-        self.clusters
-            .iter()
-            .map(|c| c.iter().map(|n| graph.node(*n).name.clone()).collect())
-            .collect()
+        self.clusters.iter().map(|c| c.iter().map(|n| graph.node(*n).name.clone()).collect()).collect()
     }
 }

@@ -45,9 +45,10 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     let ilp = formulation::build(graph, options.formulation, &options.cost)?;
     let mut warnings = Vec::new();
     if let Some(path) = &options.dump_ilp
-        && let Err(e) = fusion_solver::lp::write_lp_file(&ilp.model, path) {
-            warnings.push(format!("could not write the ILP to {}: {e}", path.display()));
-        }
+        && let Err(e) = fusion_solver::lp::write_lp_file(&ilp.model, path)
+    {
+        warnings.push(format!("could not write the ILP to {}: {e}", path.display()));
+    }
     let started = Instant::now();
     let solved = fusion_solver::scip::solve(&ilp.model, &options.limits);
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -79,19 +80,18 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         Ok(()) => (clustering, status),
         Err(violations) => {
             let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
-            warnings.push(format!(
-                "the solver's clustering is invalid ({}); the program is left unfused",
-                list.join("; ")
-            ));
+            warnings
+                .push(format!("the solver's clustering is invalid ({}); the program is left unfused", list.join("; ")));
             (Clustering::unfused(graph), Status::Fallback)
         }
     };
     if status == Status::Fallback
-        && let Err(violations) = validate(graph, &clustering) {
-            // The unfused clustering is valid by construction; if not, the graph is broken.
-            let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
-            return Err(FormulationError(format!("even the unfused clustering is invalid: {}", list.join("; "))));
-        }
+        && let Err(violations) = validate(graph, &clustering)
+    {
+        // The unfused clustering is valid by construction; if not, the graph is broken.
+        let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
+        return Err(FormulationError(format!("even the unfused clustering is invalid: {}", list.join("; "))));
+    }
     let objective = evaluate_function(graph, &clustering, &options.cost);
     Ok(Outcome { clustering, status, objective, ilp_objective, solve_ms, variables, rows, warnings })
 }

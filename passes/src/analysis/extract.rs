@@ -41,7 +41,6 @@
 //! Sizes come from [`super::sizes`]; iteration and output sizes follow seed 001
 //! Fig. 1.6, with folds, filters and expands as transducers.
 
-use mlir_sys::MlirOperation;
 use super::graph::{Access, Edge, Graph, Node, NodeId, NodeKind, Order};
 use super::sizes::{self, SizeError, Sizes, integer_attribute, is_array, raw};
 use array_dialect::source::file_line_col;
@@ -50,6 +49,7 @@ use melior::ir::{
     block::BlockArgument,
     operation::{OperationLike, OperationResult},
 };
+use mlir_sys::MlirOperation;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 

@@ -183,7 +183,10 @@ struct Builder<'g> {
 impl<'g> Builder<'g> {
     fn new(graph: &'g Graph, name: &str, pi_upper: f64) -> Self {
         let mut model = Model::new(name, Sense::Minimize);
-        let pi = graph.node_ids().map(|n| model.add_variable(vname(graph, "pi", n), VarKind::Integer, 0.0, pi_upper)).collect();
+        let pi = graph
+            .node_ids()
+            .map(|n| model.add_variable(vname(graph, "pi", n), VarKind::Integer, 0.0, pi_upper))
+            .collect();
         Builder { graph, model, pi, order: vec![None; graph.nodes.len()], x: IndexMap::new() }
     }
 
@@ -339,7 +342,8 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     for node in graph.node_ids() {
         let nd = graph.node(node);
         for output in 0..nd.outputs {
-            let out_edges: Vec<_> = graph.out_edges(node).filter(|(_, e)| e.output == output).map(|(_, e)| e.clone()).collect();
+            let out_edges: Vec<_> =
+                graph.out_edges(node).filter(|(_, e)| e.output == output).map(|(_, e)| e.clone()).collect();
             if out_edges.is_empty() && !nd.escapes && nd.kind.is_fusible_kind() {
                 // A dead output: nobody reads it and it is not a result, so the loop
                 // need not store it (it counts as fused away, seed 000 (6) with no x).
@@ -363,7 +367,12 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             for e in &out_edges {
                 let x = b.x_var(e.from, e.to);
                 // x_ab <= 1 − m_a
-                b.row(format!("contract_{}_{}_{}", node.0, output, e.to.0), vec![(x, 1.0), (m, 1.0)], f64::NEG_INFINITY, 1.0);
+                b.row(
+                    format!("contract_{}_{}_{}", node.0, output, e.to.0),
+                    vec![(x, 1.0), (m, 1.0)],
+                    f64::NEG_INFINITY,
+                    1.0,
+                );
             }
             if let Some(d) = b.order[node.0] {
                 // dᵒ_a <= 1 + g·m_a
@@ -477,13 +486,18 @@ fn add_linear_objective(
                 if count_writes {
                     for &(node, output, m) in manifest {
                         let nd = graph.node(node);
-                        if matches!(model, CostModel::IntermediateArrays) && (nd.escapes || nd.kind == NodeKind::Input) {
+                        if matches!(model, CostModel::IntermediateArrays) && (nd.escapes || nd.kind == NodeKind::Input)
+                        {
                             continue; // only intermediate arrays count
                         }
                         if nd.kind == NodeKind::Input {
                             continue; // inputs are never written
                         }
-                        let weight = if bytes { nd.output_bytes.get(output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
+                        let weight = if bytes {
+                            nd.output_bytes.get(output).copied().flatten().unwrap_or(1) as f64
+                        } else {
+                            1.0
+                        };
                         // manifest = 1 − m
                         offset += w * weight;
                         if let Some(m) = m {
@@ -541,7 +555,12 @@ fn add_reads(b: &mut Builder, w: f64, bytes: bool) -> f64 {
             }
             for (i, &(consumer, var_i, const_i, x_i)) in ordered.iter().enumerate() {
                 // r_i >= [reads from memory] − Σ_{j<i} z_ij, r_i ∈ [0,1].
-                let r = b.model.add_variable(format!("r_{}_{}_{}", node.0, output, consumer.0), VarKind::Continuous, 0.0, 1.0);
+                let r = b.model.add_variable(
+                    format!("r_{}_{}_{}", node.0, output, consumer.0),
+                    VarKind::Continuous,
+                    0.0,
+                    1.0,
+                );
                 b.model.add_objective_term(r, w * weight);
                 let mut terms = vec![(r, 1.0)];
                 let mut lower = 0.0;
@@ -567,14 +586,29 @@ fn add_reads(b: &mut Builder, w: f64, bytes: bool) -> f64 {
                     if ohi_i < olo_j || ohi_j < olo_i {
                         continue;
                     }
-                    let z = b.model.add_variable(format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0), VarKind::Binary, 0.0, 1.0);
+                    let z = b.model.add_variable(
+                        format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0),
+                        VarKind::Binary,
+                        0.0,
+                        1.0,
+                    );
                     // π_i − π_j <= (hi_i − lo_j)·(1 − z) and π_j − π_i <= (hi_j − lo_i)·(1 − z)
                     let (m_up, m_down) = ((hi_i - lo_j).max(0.0), (hi_j - lo_i).max(0.0));
                     if m_up > 0.0 {
-                        b.row(format!("share_pi_hi_{}_{}_{}", node.0, other.0, consumer.0), vec![(pi_i, 1.0), (pi_j, -1.0), (z, m_up)], f64::NEG_INFINITY, m_up);
+                        b.row(
+                            format!("share_pi_hi_{}_{}_{}", node.0, other.0, consumer.0),
+                            vec![(pi_i, 1.0), (pi_j, -1.0), (z, m_up)],
+                            f64::NEG_INFINITY,
+                            m_up,
+                        );
                     }
                     if m_down > 0.0 {
-                        b.row(format!("share_pi_lo_{}_{}_{}", node.0, other.0, consumer.0), vec![(pi_i, 1.0), (pi_j, -1.0), (z, -m_down)], -m_down, f64::INFINITY);
+                        b.row(
+                            format!("share_pi_lo_{}_{}_{}", node.0, other.0, consumer.0),
+                            vec![(pi_i, 1.0), (pi_j, -1.0), (z, -m_down)],
+                            -m_down,
+                            f64::INFINITY,
+                        );
                     }
                     // order_i − order_j <= (ohi_i − olo_j)·(1 − z), and the other way round.
                     let mut diff = Vec::new();
@@ -589,12 +623,22 @@ fn add_reads(b: &mut Builder, w: f64, bytes: bool) -> f64 {
                     if o_up > 0.0 {
                         let mut hi = diff.clone();
                         hi.push((z, o_up));
-                        b.row(format!("share_ord_hi_{}_{}_{}", node.0, other.0, consumer.0), hi, f64::NEG_INFINITY, o_up - c);
+                        b.row(
+                            format!("share_ord_hi_{}_{}_{}", node.0, other.0, consumer.0),
+                            hi,
+                            f64::NEG_INFINITY,
+                            o_up - c,
+                        );
                     }
                     if o_down > 0.0 {
                         let mut lo = diff;
                         lo.push((z, -o_down));
-                        b.row(format!("share_ord_lo_{}_{}_{}", node.0, other.0, consumer.0), lo, -o_down - c, f64::INFINITY);
+                        b.row(
+                            format!("share_ord_lo_{}_{}_{}", node.0, other.0, consumer.0),
+                            lo,
+                            -o_down - c,
+                            f64::INFINITY,
+                        );
                     }
                     terms.push((z, 1.0));
                 }
@@ -619,7 +663,10 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
     let fusible_edge = |a: NodeId, c: NodeId| graph.edges.iter().any(|e| e.from == a && e.to == c && e.fusible);
     let preventing_edge = |a: NodeId, c: NodeId| graph.edges.iter().any(|e| e.from == a && e.to == c && !e.fusible);
     let shares_input = |a: NodeId, c: NodeId| {
-        graph.edges.iter().any(|e| e.to == a && graph.edges.iter().any(|f| f.to == c && f.from == e.from && f.output == e.output))
+        graph
+            .edges
+            .iter()
+            .any(|e| e.to == a && graph.edges.iter().any(|f| f.to == c && f.from == e.from && f.output == e.output))
     };
     let mut weights: Vec<((NodeId, NodeId), f64)> = Vec::new();
     for (ii, &i) in nodes.iter().enumerate() {
@@ -635,7 +682,10 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
                 continue;
             }
             let (ni, nj) = (graph.node(i), graph.node(j));
-            let unknown = ni.iteration.is_none() || nj.iteration.is_none() || !ni.kind.is_fusible_kind() || !nj.kind.is_fusible_kind();
+            let unknown = ni.iteration.is_none()
+                || nj.iteration.is_none()
+                || !ni.kind.is_fusible_kind()
+                || !nj.kind.is_fusible_kind();
             if unknown {
                 continue; // x = 1: never fused, and no constraint needed between them.
             }
@@ -653,12 +703,19 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
                 if !same_size_via_transducer {
                     match concestors(graph, i, j) {
                         Some((ci, cj))
-                            if possible(&preventing, ci, i) && possible(&preventing, cj, j) && possible(&preventing, ci, cj) =>
+                            if possible(&preventing, ci, i)
+                                && possible(&preventing, cj, j)
+                                && possible(&preventing, ci, cj) =>
                         {
                             for (p, q) in [(i, ci), (j, cj), (ci, cj)] {
                                 if p != q {
                                     let xpq = b.x_var(p, q);
-                                    b.row(format!("concestor_{}_{}_{}_{}", i.0, j.0, p.0, q.0), vec![(xpq, 1.0), (x, -1.0)], f64::NEG_INFINITY, 0.0);
+                                    b.row(
+                                        format!("concestor_{}_{}_{}_{}", i.0, j.0, p.0, q.0),
+                                        vec![(xpq, 1.0), (x, -1.0)],
+                                        f64::NEG_INFINITY,
+                                        0.0,
+                                    );
                                 }
                             }
                         }
@@ -684,14 +741,18 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
     for &i in &nodes {
         let nd = graph.node(i);
         let out: Vec<NodeId> = graph.out_edges(i).map(|(_, e)| e.to).collect();
-        let scalar = nd.kind == NodeKind::Fold && !out.is_empty() && graph.out_edges(i).all(|(_, e)| e.access == Access::Unordered);
+        let scalar = nd.kind == NodeKind::Fold
+            && !out.is_empty()
+            && graph.out_edges(i).all(|(_, e)| e.access == Access::Unordered);
         if !nd.kind.is_fusible_kind() || scalar {
             continue;
         }
         let c = b.model.add_variable(vname(graph, "c", i), VarKind::Binary, 0.0, 1.0);
         for j in out {
             match b.x.get(&pair_key(i, j)).copied() {
-                Some(x) => b.row(format!("contracted_{}_{}", i.0, j.0), vec![(x, 1.0), (c, -1.0)], f64::NEG_INFINITY, 0.0),
+                Some(x) => {
+                    b.row(format!("contracted_{}_{}", i.0, j.0), vec![(x, 1.0), (c, -1.0)], f64::NEG_INFINITY, 0.0)
+                }
                 // Never fusible with this consumer: never contracted.
                 None => b.model.variables[c.0].lower = 1.0,
             }
@@ -742,7 +803,14 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
             }
         }
     }
-    Ok(Ilp { formulation: Formulation::Robinson, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
+    Ok(Ilp {
+        formulation: Formulation::Robinson,
+        model: b.model,
+        pi: b.pi,
+        order: b.order,
+        x: b.x,
+        objective_offset: offset,
+    })
 }
 
 impl Ilp {
@@ -762,7 +830,8 @@ impl Ilp {
             })
             .collect();
         let pi: Vec<i64> = graph.node_ids().map(|n| round(self.pi[n.0])).collect();
-        let fused = |a: NodeId, c: NodeId| self.x.get(&pair_key(a, c)).is_some_and(|x| value(*x) < 0.5) && pi[a.0] == pi[c.0];
+        let fused =
+            |a: NodeId, c: NodeId| self.x.get(&pair_key(a, c)).is_some_and(|x| value(*x) < 0.5) && pi[a.0] == pi[c.0];
         let mut output_orders = output_orders;
         if self.formulation == Formulation::Robinson {
             // Seed 001 has no traversal orders; derive them from the fused edges (a

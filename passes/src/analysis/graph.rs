@@ -74,7 +74,6 @@ impl NodeKind {
         }
     }
 
-
     pub fn mnemonic(self) -> &'static str {
         match self {
             NodeKind::Map => "map",

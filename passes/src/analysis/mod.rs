@@ -3,12 +3,12 @@
 //! checked by the validator before use.
 
 pub mod clustering;
-pub mod graph;
-pub mod extract;
-pub mod sizes;
 pub mod cost;
-pub mod validate;
 pub mod driver;
+pub mod extract;
 pub mod formulation;
+pub mod graph;
 pub mod random;
 pub mod report;
+pub mod sizes;
+pub mod validate;

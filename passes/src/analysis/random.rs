@@ -43,10 +43,19 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
     let mut labels = 1u32;
     let base = SizeClass(0);
 
-    let add_node = |g: &mut Graph, name: String, kind: NodeKind, iteration: Option<SizeClass>, output_size: Option<SizeClass>| {
-        g.nodes.push(Node { name, kind, iteration, output_size, outputs: 1, output_bytes: vec![Some(4 << 20)], escapes: false });
-        NodeId(g.nodes.len() - 1)
-    };
+    let add_node =
+        |g: &mut Graph, name: String, kind: NodeKind, iteration: Option<SizeClass>, output_size: Option<SizeClass>| {
+            g.nodes.push(Node {
+                name,
+                kind,
+                iteration,
+                output_size,
+                outputs: 1,
+                output_bytes: vec![Some(4 << 20)],
+                escapes: false,
+            });
+            NodeId(g.nodes.len() - 1)
+        };
     let add_edge = |g: &mut Graph, from: NodeId, to: NodeId, access: Access| {
         // A scatter's result has no traversal order (seed 000 Table 1: `[.. | ys]`), so
         // nothing fuses with it.

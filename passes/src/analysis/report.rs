@@ -145,13 +145,18 @@ pub fn to_dot(name: &str, graph: &Graph, clustering: &Clustering) -> String {
         let _ = writeln!(out, "  subgraph cluster_{c} {{\n    style=dotted; label=\"cluster {c}\";");
         for n in fusible {
             let node = graph.node(*n);
-            let _ = writeln!(out, "    n{} [label={}];", n.0, dot_id(&format!("{} = {}", node.name, node.kind.mnemonic())));
+            let _ =
+                writeln!(out, "    n{} [label={}];", n.0, dot_id(&format!("{} = {}", node.name, node.kind.mnemonic())));
         }
         let _ = writeln!(out, "  }}");
     }
     for (i, node) in graph.nodes.iter().enumerate() {
         if !node.kind.is_fusible_kind() {
-            let _ = writeln!(out, "  n{i} [shape=box, label={}];", dot_id(&format!("{} ({})", node.name, node.kind.mnemonic())));
+            let _ = writeln!(
+                out,
+                "  n{i} [shape=box, label={}];",
+                dot_id(&format!("{} ({})", node.name, node.kind.mnemonic()))
+            );
         }
     }
     for e in &graph.edges {

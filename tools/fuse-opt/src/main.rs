@@ -33,16 +33,17 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, St
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].to_string_lossy().into_owned();
-        let value = if let Some(v) = arg.strip_prefix("--emit-clustering=").or_else(|| arg.strip_prefix("-emit-clustering=")) {
-            args.remove(i);
-            v.to_owned()
-        } else if arg == "--emit-clustering" || arg == "-emit-clustering" {
-            args.remove(i);
-            if i < args.len() { args.remove(i).to_string_lossy().into_owned() } else { String::new() }
-        } else {
-            i += 1;
-            continue;
-        };
+        let value =
+            if let Some(v) = arg.strip_prefix("--emit-clustering=").or_else(|| arg.strip_prefix("-emit-clustering=")) {
+                args.remove(i);
+                v.to_owned()
+            } else if arg == "--emit-clustering" || arg == "-emit-clustering" {
+                args.remove(i);
+                if i < args.len() { args.remove(i).to_string_lossy().into_owned() } else { String::new() }
+            } else {
+                i += 1;
+                continue;
+            };
         emit = Some(match value.as_str() {
             "json" => Emit::Json,
             "dot" => Emit::Dot,
@@ -71,7 +72,9 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, St
         if path.is_empty() || path.contains(['{', '}', ' ']) {
             return Err(format!("--dump-ilp: '{path}' is not a usable file name here"));
         }
-        args.push(format!("--pass-pipeline=builtin.module(func.func(array-fusion-analysis{{dump-ilp={path}}}))").into());
+        args.push(
+            format!("--pass-pipeline=builtin.module(func.func(array-fusion-analysis{{dump-ilp={path}}}))").into(),
+        );
     }
     if emit.is_some() {
         if !has_analysis && dump.is_none() {
@@ -103,17 +106,12 @@ fn main() {
         }
     };
     // Arguments come from the OS as NUL-free byte strings, so CString::new cannot fail.
-    let args: Vec<CString> = os_args
-        .iter()
-        .map(|a| CString::new(a.as_bytes()).expect("command-line arguments contain no NUL"))
-        .collect();
+    let args: Vec<CString> =
+        os_args.iter().map(|a| CString::new(a.as_bytes()).expect("command-line arguments contain no NUL")).collect();
     let mut argv: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr() as *mut c_char).collect();
     argv.push(std::ptr::null_mut());
-    let version = CString::new(format!(
-        "fuse-opt {} (array dialect; MLIR 22)",
-        env!("CARGO_PKG_VERSION")
-    ))
-    .expect("version has no NUL");
+    let version = CString::new(format!("fuse-opt {} (array dialect; MLIR 22)", env!("CARGO_PKG_VERSION")))
+        .expect("version has no NUL");
     fusion_passes::register_all_passes();
     let dialects = [array_dialect::dialect_handle().to_raw()];
     // SAFETY: argv is NUL-terminated and outlives the call; the handles are static.

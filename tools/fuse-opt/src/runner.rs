@@ -164,7 +164,11 @@ pub fn run(options: &RunOptions) -> i32 {
                 match (&reference, &after) {
                     (Ok(a), Ok(b)) => match a.iter().zip(b).position(|(x, y)| !x.bitwise_eq(y)) {
                         None if a.len() == b.len() => {
-                            println!("@{}: match (unfused and fused agree on {} result(s); interpreter)", f.name, a.len())
+                            println!(
+                                "@{}: match (unfused and fused agree on {} result(s); interpreter)",
+                                f.name,
+                                a.len()
+                            )
                         }
                         _ => {
                             let i = a.iter().zip(b).position(|(x, y)| !x.bitwise_eq(y)).unwrap_or(0);
@@ -181,7 +185,12 @@ pub fn run(options: &RunOptions) -> i32 {
                         println!("@{}: match (both fail: {e})", f.name)
                     }
                     _ => {
-                        println!("@{}: MISMATCH: unfused {:?} vs fused {:?}", f.name, reference.as_ref().err(), after.as_ref().err());
+                        println!(
+                            "@{}: MISMATCH: unfused {:?} vs fused {:?}",
+                            f.name,
+                            reference.as_ref().err(),
+                            after.as_ref().err()
+                        );
                         failed = true;
                     }
                 }

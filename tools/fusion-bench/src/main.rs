@@ -41,8 +41,12 @@ fn row(label: &str, g: &Graph, formulation: Formulation, options: &AnalysisOptio
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let parse_list = |s: &str| -> Vec<String> { s.split(',').map(|x| x.trim().to_owned()).filter(|x| !x.is_empty()).collect() };
-    let sizes: Vec<usize> = parse_list(arg(&args, "--sizes").unwrap_or("10,30,100,300,1000")).iter().filter_map(|s| s.parse().ok()).collect();
+    let parse_list =
+        |s: &str| -> Vec<String> { s.split(',').map(|x| x.trim().to_owned()).filter(|x| !x.is_empty()).collect() };
+    let sizes: Vec<usize> = parse_list(arg(&args, "--sizes").unwrap_or("10,30,100,300,1000"))
+        .iter()
+        .filter_map(|s| s.parse().ok())
+        .collect();
     let seeds: u64 = arg(&args, "--seeds").and_then(|s| s.parse().ok()).unwrap_or(3);
     let time_limit: f64 = arg(&args, "--time-limit").and_then(|s| s.parse().ok()).unwrap_or(60.0);
     let cost = arg(&args, "--cost").unwrap_or("reads-writes");

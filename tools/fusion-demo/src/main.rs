@@ -10,9 +10,8 @@ use std::process::ExitCode;
 
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()?;
+        let mut entries: Vec<PathBuf> =
+            std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
         entries.sort();
         for entry in entries {
             if entry.is_dir() || entry.extension().is_some_and(|e| e == "mlir") {
