@@ -51,7 +51,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         PassOption { name: "threads", description: "Solver threads", default: "1" },
         PassOption {
             name: "dump-ilp",
-            description: "Write each block's ILP in CPLEX LP format to this file (suffixed by the block's name when there are several)",
+            description: "Write each block's ILP in CPLEX LP format: dump-ilp=model.lp writes model.<function>.lp (model.<function>.<block>.lp for nested blocks)",
             default: "",
         },
     ],
@@ -112,6 +112,25 @@ fn symbol_name(function: OperationRef) -> String {
         .and_then(|a| StringAttribute::try_from(a).ok())
         .map(|s| s.value().to_owned())
         .unwrap_or_else(|| "<anonymous>".into())
+}
+
+/// Where the model of a block is written for `dump-ilp=FILE`: the function's name (and
+/// the block's index when the function has nested blocks) goes before the extension,
+/// `model.lp` → `model.normalize2.lp`, so that functions analysed in parallel never
+/// write the same file.
+fn dump_path(path: &std::path::Path, function: &str, block: Option<usize>) -> PathBuf {
+    let name: String =
+        function.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+    let tag = match block {
+        Some(i) => format!("{name}.{i}"),
+        None => name,
+    };
+    match (path.file_stem(), path.extension()) {
+        (Some(stem), Some(ext)) => {
+            path.with_file_name(format!("{}.{tag}.{}", stem.to_string_lossy(), ext.to_string_lossy()))
+        }
+        _ => PathBuf::from(format!("{}.{tag}", path.display())),
+    }
 }
 
 /// The blocks to analyse: the function body, then nested `scf` blocks, depth first.
@@ -178,8 +197,8 @@ fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> 
             continue; // nothing to fuse in this block
         }
         let mut block_options = analysis.clone();
-        if several && let Some(path) = &analysis.dump_ilp {
-            block_options.dump_ilp = Some(PathBuf::from(format!("{}.{index}", path.display())));
+        if let Some(path) = &analysis.dump_ilp {
+            block_options.dump_ilp = Some(dump_path(path, &symbol_name(function), several.then_some(index)));
         }
         let outcome = match choose_clustering(graph, &block_options) {
             Ok(o) => o,
