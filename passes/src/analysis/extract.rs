@@ -590,11 +590,11 @@ impl<'n, 's> Builder<'n, 's> {
                 }
                 "array.scatter" if i == 0 => {
                     dest = Some(*v);
-                    Some(Access::Unordered)
+                    Some(Access::ScatterDestination)
                 }
                 "array.permute" if i == 1 => {
                     dest = Some(*v);
-                    Some(Access::Unordered)
+                    Some(Access::ScatterDestination)
                 }
                 "array.fold" | "array.scan" if i >= half => None,
                 _ => Some(Access::InOutputOrder),
@@ -747,14 +747,14 @@ impl<'n, 's> Builder<'n, 's> {
         // no unordered edge between the same two nodes.
         let mut blocked: HashSet<(NodeId, NodeId)> = HashSet::new();
         for e in &self.graph.edges {
-            if e.access == Access::Unordered {
+            if !e.access.is_ordered() {
                 blocked.insert((e.from, e.to));
             }
         }
         let nodes = &self.graph.nodes;
         for e in &mut self.graph.edges {
             let (from, to) = (nodes[e.from.0].kind, nodes[e.to.0].kind);
-            e.fusible = e.access != Access::Unordered
+            e.fusible = e.access.is_ordered()
                 && from.is_fusible_kind()
                 && to.is_fusible_kind()
                 && from != NodeKind::Scatter
@@ -1030,7 +1030,7 @@ mod tests {
         );
         let g = graph(&source, "f");
         let e = edge(&g, "d", "r");
-        assert!(!e.fusible && e.access == Access::Unordered, "destination: {g}");
+        assert!(!e.fusible && e.access == Access::ScatterDestination, "destination: {g}");
         let e = edge(&g, "v", "r");
         assert!(e.fusible && e.access == Access::InOutputOrder, "values: {g}");
         let e = edge(&g, "d", "after");

@@ -391,7 +391,7 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         let (read_var, read_const) = match e.access {
             Access::InOutputOrder => (b.order[e.to.0], 0.0),
             Access::GatherSource { label } => (None, label as f64),
-            Access::Unordered => continue,
+            Access::Unordered | Access::ScatterDestination => continue,
         };
         let mut terms = vec![(d_a, 1.0), (x, order_m)];
         if let Some(r) = read_var {
@@ -419,7 +419,7 @@ fn scatter_precedences(b: &mut Builder) {
         if node.kind != NodeKind::Scatter {
             continue;
         }
-        for (_, dest) in graph.in_edges(NodeId(j)).filter(|(_, e)| e.access == Access::Unordered) {
+        for (_, dest) in graph.in_edges(NodeId(j)).filter(|(_, e)| e.access == Access::ScatterDestination) {
             for (_, other) in graph.out_edges(dest.from) {
                 if other.output == dest.output && other.to != NodeId(j) {
                     b.strictly_after(other.to, NodeId(j), "scatter");
@@ -434,7 +434,7 @@ fn read_order(b: &Builder, access: Access, consumer: NodeId) -> Option<(Option<V
     match access {
         Access::InOutputOrder => b.order[consumer.0].map(|v| (Some(v), 0.0)),
         Access::GatherSource { label } => Some((None, label as f64)),
-        Access::Unordered => None,
+        Access::Unordered | Access::ScatterDestination => None,
     }
 }
 
@@ -846,7 +846,7 @@ impl Ilp {
                     let wanted = match e.access {
                         Access::InOutputOrder => output_orders[e.to.0],
                         Access::GatherSource { label } => label,
-                        Access::Unordered => continue,
+                        Access::Unordered | Access::ScatterDestination => continue,
                     };
                     if output_orders[e.from.0] != wanted {
                         output_orders[e.from.0] = wanted;
@@ -890,7 +890,7 @@ impl Ilp {
         let read_order_of = |e: &super::graph::Edge| match e.access {
             Access::InOutputOrder => Some(output_orders[e.to.0]),
             Access::GatherSource { label } => Some(label),
-            Access::Unordered => None,
+            Access::Unordered | Access::ScatterDestination => None,
         };
         let mut groups: HashMap<(NodeId, usize, u32, i64), usize> = HashMap::new();
         // Robinson's clusters are exactly its x = 0 pairs (seed 001 §1.4.2).

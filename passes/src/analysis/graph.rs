@@ -100,10 +100,22 @@ pub enum Access {
     InOutputOrder,
     /// The source of a gather: read in the gather's order `label`.
     GatherSource { label: Order },
+    /// The destination of a scatter (seed 000 (8)): written in place at computed
+    /// indices, so never fusible, and every other use of the array must run before the
+    /// scatter (seed 000 (9)).
+    ScatterDestination,
     /// In no predictable order, or after the producer has finished: free variables
-    /// (`array.index` inside a region), scatter destinations, uses after a scatter,
+    /// (`array.index` inside a region), uses after a scatter,
     /// operands of barriers, fold results used as scalars. Never fusible.
     Unordered,
+}
+
+impl Access {
+    /// Whether the consumer reads element by element in some traversal order, the only
+    /// kind of use that can be fused over.
+    pub fn is_ordered(self) -> bool {
+        matches!(self, Access::InOutputOrder | Access::GatherSource { .. })
+    }
 }
 
 /// One use of an array: an edge from the producing node to a consuming node.

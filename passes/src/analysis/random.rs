@@ -59,7 +59,7 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
     let add_edge = |g: &mut Graph, from: NodeId, to: NodeId, access: Access| {
         // A scatter's result has no traversal order (seed 000 Table 1: `[.. | ys]`), so
         // nothing fuses with it.
-        let fusible = access != Access::Unordered
+        let fusible = !matches!(access, Access::Unordered | Access::ScatterDestination)
             && g.nodes[from.0].kind != NodeKind::Scatter
             && g.nodes[from.0].kind.is_fusible_kind()
             && g.nodes[to.0].kind.is_fusible_kind();
@@ -144,7 +144,7 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
             let dest = add_node(&mut g, format!("dest{i}"), NodeKind::Input, None, None);
             let size = arrays[values].size;
             let n = add_node(&mut g, name, NodeKind::Scatter, Some(size), None);
-            add_edge(&mut g, dest, n, Access::Unordered);
+            add_edge(&mut g, dest, n, Access::ScatterDestination);
             add_edge(&mut g, arrays[values].node, n, Access::InOutputOrder);
             arrays.push(Array { node: n, size: SizeClass(next_size) });
             next_size += 1;

@@ -296,7 +296,7 @@ pub fn is_barrier(graph: &Graph, n: NodeId) -> bool {
 /// [`Access::Unordered`] use carries no order annotation, and seed 000 §3.1 says "the
 /// fusion rules only fuse arrays with an order annotation".
 pub fn edge_is_fusible(e: &Edge) -> bool {
-    e.fusible && e.access != Access::Unordered
+    e.fusible && e.access.is_ordered()
 }
 
 /// The order in which the consumer of `e` reads it (the `d` of `x:d` in seed 000
@@ -305,7 +305,7 @@ pub fn read_order(e: &Edge, output_orders: &[Order]) -> Option<Order> {
     match e.access {
         Access::InOutputOrder => Some(output_orders.get(e.to.0).copied().unwrap_or(0)),
         Access::GatherSource { label } => Some(label),
-        Access::Unordered => None,
+        Access::Unordered | Access::ScatterDestination => None,
     }
 }
 
@@ -583,7 +583,7 @@ impl Ctx<'_> {
         let mut reported = BTreeSet::new();
         for dest in &self.graph.edges {
             let j = dest.to;
-            if self.graph.node(j).kind != NodeKind::Scatter || dest.access != Access::Unordered {
+            if self.graph.node(j).kind != NodeKind::Scatter || dest.access != Access::ScatterDestination {
                 continue;
             }
             let cj = self.cluster_of[j.0];
@@ -886,9 +886,14 @@ pub(crate) mod tests {
             self.edge(from, to, Access::GatherSource { label }, fusible);
         }
 
-        /// `to` reads `from` in no order (free variable, scatter destination, scalar).
+        /// `to` reads `from` in no order (free variable, scalar).
         pub fn free(&mut self, from: NodeId, to: NodeId) {
             self.edge(from, to, Access::Unordered, false);
+        }
+
+        /// `from` is the destination the scatter `to` updates in place.
+        pub fn dest(&mut self, from: NodeId, to: NodeId) {
+            self.edge(from, to, Access::ScatterDestination, false);
         }
 
         pub fn escape(&mut self, n: NodeId) {
@@ -931,7 +936,7 @@ pub(crate) mod tests {
         b.read(xs, as_);
         b.read(xs, bs);
         b.read(as_, result);
-        b.free(bs, result);
+        b.dest(bs, result);
         b.escape(result);
         b
     }
@@ -1268,7 +1273,7 @@ pub(crate) mod tests {
         b.read(xs, bs);
         b.read(bs, cs);
         b.read(as_, result);
-        b.free(bs, result);
+        b.dest(bs, result);
         b.escape(cs);
         b.escape(result);
         ok(&b, &clustering(&b.g, &[&["bs", "cs"], &["as", "result"]], &[]));
@@ -1454,7 +1459,7 @@ pub(crate) mod tests {
         let xs = b.id("xs");
         let sc = b.op("sc", NodeKind::Scatter, 0);
         b.read(bs, sc);
-        b.free(xs, sc);
+        b.dest(xs, sc);
         only(&b, &clustering(&b.g, &[&["as"], &["bs"], &["sc"]], &[("sc", 2)]), "scatter-order");
     }
 
