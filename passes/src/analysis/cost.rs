@@ -243,7 +243,10 @@ pub fn is_manifest(graph: &Graph, clustering: &Clustering, n: NodeId, output: us
 }
 
 fn manifest(graph: &Graph, cl: &[usize], n: NodeId, output: usize) -> bool {
-    graph.node(n).escapes
+    // A barrier (a call, a loop, an op of another dialect) produces all its results in
+    // memory, used or not.
+    !graph.node(n).kind.is_fusible_kind()
+        || graph.node(n).output_escapes(output)
         || graph.out_edges(n).any(|(_, e)| e.output == output && (cl[e.to.0] != cl[n.0] || !edge_is_fusible(e)))
 }
 
@@ -254,8 +257,12 @@ pub fn intermediate_arrays(graph: &Graph, clustering: &Clustering) -> usize {
     let cl = assignment(graph, clustering);
     graph
         .node_ids()
-        .filter(|n| graph.node(*n).kind != NodeKind::Input && !graph.node(*n).escapes)
-        .map(|n| (0..graph.node(n).outputs).filter(|o| manifest(graph, &cl, n, *o)).count())
+        .filter(|n| graph.node(*n).kind != NodeKind::Input)
+        .map(|n| {
+            (0..graph.node(n).outputs)
+                .filter(|o| !graph.node(n).output_escapes(*o) && manifest(graph, &cl, n, *o))
+                .count()
+        })
         .sum()
 }
 

@@ -451,6 +451,7 @@ impl<'n, 's> Builder<'n, 's> {
             outputs: 1,
             output_bytes: vec![array_bytes(value.r#type())],
             escapes: false,
+            escaping_outputs: Vec::new(),
         };
         let id = self.push_node(node, None);
         self.producers.insert(raw(value), (id, 0, name));
@@ -471,7 +472,7 @@ impl<'n, 's> Builder<'n, 's> {
             _ => access,
         };
         if self.graph.nodes[to.0].kind == NodeKind::Barrier {
-            self.graph.nodes[from.0].escapes = true;
+            self.mark_escaping(from, output);
         }
         self.add_edge(from, output, array, to, access);
     }
@@ -506,8 +507,20 @@ impl<'n, 's> Builder<'n, 's> {
     }
 
     fn escape(&mut self, value: Value) {
-        if let Some((node, _, _)) = self.producers.get(&raw(value)) {
-            self.graph.nodes[node.0].escapes = true;
+        if let Some((node, output, _)) = self.producers.get(&raw(value)).cloned() {
+            self.mark_escaping(node, output);
+        }
+    }
+
+    /// Output `output` of `node` is needed outside the block (or by a barrier).
+    fn mark_escaping(&mut self, node: NodeId, output: usize) {
+        let n = &mut self.graph.nodes[node.0];
+        n.escapes = true;
+        if n.escaping_outputs.len() < n.outputs {
+            n.escaping_outputs.resize(n.outputs, false);
+        }
+        if let Some(flag) = n.escaping_outputs.get_mut(output) {
+            *flag = true;
         }
     }
 
@@ -547,6 +560,7 @@ impl<'n, 's> Builder<'n, 's> {
             outputs: arrays.len(),
             output_bytes: arrays.iter().map(|v| array_bytes(v.r#type())).collect(),
             escapes: false,
+            escaping_outputs: Vec::new(),
         }
     }
 
@@ -1342,5 +1356,31 @@ mod tests {
         let e = extract_function(function, Some(source)).unwrap_err();
         assert!(e.to_string().contains("declaration"), "{e}");
         assert!(extract_module(&module, None).is_empty());
+    }
+
+    /// Only the returned output of a multi-output op must be manifest: a map yielding
+    /// two arrays, one returned and one fused into a consumer.
+    #[test]
+    fn escapes_are_per_output() {
+        let source = "func.func @f(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %a, %b = array.map %xs : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> {
+  ^bb0(%x: i64):
+    array.yield %x, %x : i64, i64
+  }
+  %c = array.map %b : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%y: i64):
+    array.yield %y : i64
+  }
+  %d = array.map %a, %c : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%u: i64, %v: i64):
+    %s = arith.addi %u, %v : i64
+    array.yield %s : i64
+  }
+  return %a : tensor<?xi64>
+}
+";
+        let g = graph(source, "f");
+        let a = &g.nodes[g.find("a").expect("node a").0];
+        assert!(a.escapes && a.output_escapes(0) && !a.output_escapes(1), "{g}");
     }
 }

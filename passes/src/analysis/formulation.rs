@@ -344,13 +344,13 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         for output in 0..nd.outputs {
             let out_edges: Vec<_> =
                 graph.out_edges(node).filter(|(_, e)| e.output == output).map(|(_, e)| e.clone()).collect();
-            if out_edges.is_empty() && !nd.escapes && nd.kind.is_fusible_kind() {
+            if out_edges.is_empty() && !nd.output_escapes(output) && nd.kind.is_fusible_kind() {
                 // A dead output: nobody reads it and it is not a result, so the loop
                 // need not store it (it counts as fused away, seed 000 (6) with no x).
                 continue;
             }
             let always_manifest = !nd.kind.is_fusible_kind()
-                || nd.escapes
+                || nd.output_escapes(output)
                 || out_edges.iter().any(|e| !e.fusible || !fused_candidates.contains(&(e.from, e.to)));
             if always_manifest && !exact {
                 manifest_terms.push((node, output, None));
@@ -486,7 +486,8 @@ fn add_linear_objective(
                 if count_writes {
                     for &(node, output, m) in manifest {
                         let nd = graph.node(node);
-                        if matches!(model, CostModel::IntermediateArrays) && (nd.escapes || nd.kind == NodeKind::Input)
+                        if matches!(model, CostModel::IntermediateArrays)
+                            && (nd.output_escapes(output) || nd.kind == NodeKind::Input)
                         {
                             continue; // only intermediate arrays count
                         }

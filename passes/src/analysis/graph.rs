@@ -151,9 +151,12 @@ pub struct Node {
     /// `extract::DYNAMIC_EXTENT_ESTIMATE` elements per dynamic dimension; the weights of
     /// the `bytes` cost model.
     pub output_bytes: Vec<Option<u64>>,
-    /// Whether an output is used outside the block (returned, or by a barrier), so it
+    /// Whether any output is used outside the block (returned, or by a barrier), so it
     /// must be manifest whatever the clustering.
     pub escapes: bool,
+    /// Per output, whether that output escapes; empty means "as `escapes` says" (hand-made
+    /// graphs). See [`Node::output_escapes`].
+    pub escaping_outputs: Vec<bool>,
 }
 
 /// An equivalence class of sizes after size inference (seed 001 §1.3.3).
@@ -175,6 +178,11 @@ pub struct Graph {
 }
 
 impl Node {
+    /// Whether output `k` is used outside the block, so it must be manifest.
+    pub fn output_escapes(&self, k: usize) -> bool {
+        self.escaping_outputs.get(k).copied().unwrap_or(self.escapes)
+    }
+
     /// Whether the node's output size differs from its iteration size (seed 001 §1.3.6).
     pub fn is_transducer(&self) -> bool {
         self.kind.is_fusible_kind()

@@ -53,6 +53,7 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
                 outputs: 1,
                 output_bytes: vec![Some(4 << 20)],
                 escapes: false,
+                escaping_outputs: Vec::new(),
             });
             NodeId(g.nodes.len() - 1)
         };

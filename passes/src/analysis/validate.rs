@@ -836,6 +836,7 @@ pub(crate) mod tests {
                 outputs: 1,
                 output_bytes: vec![None],
                 escapes: false,
+                escaping_outputs: Vec::new(),
             });
             NodeId(self.g.nodes.len() - 1)
         }
