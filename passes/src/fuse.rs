@@ -177,7 +177,7 @@ fn fuse_block(block: MlirBlock) -> Result<(), String> {
     // 2. One tree per cluster of two or more combinators.
     for members in clusters.values().filter(|m| m.len() >= 2) {
         let anchor = next_in_block(*members.last().expect("non-empty")).unwrap_or(terminator);
-        let tree = build_tree(members, block);
+        let tree = build_tree(members);
         let root = materialize(&tree, anchor);
         let outputs = used_outside(root);
         let types: Vec<_> = outputs.iter().map(|v| ir::value_type(*v)).collect();
@@ -223,8 +223,7 @@ fn uses_result_of(consumer: Op, producer: Op) -> bool {
 
 /// The tree of ops (in program order): the first op against the rest, the rest split
 /// into connected components joined horizontally (see the module comment).
-fn build_tree(ops: &[Op], block: MlirBlock) -> Tree {
-    let _ = block;
+fn build_tree(ops: &[Op]) -> Tree {
     if ops.len() == 1 {
         return Tree::Leaf(ops[0]);
     }
@@ -252,7 +251,7 @@ fn build_tree(ops: &[Op], block: MlirBlock) -> Tree {
         let root = find(&mut component, i);
         groups.entry(root).or_default().push(*op);
     }
-    let mut parts = groups.into_values().map(|g| build_tree(&g, block));
+    let mut parts = groups.into_values().map(|g| build_tree(&g));
     let mut right = parts.next().expect("rest is non-empty");
     for part in parts {
         right = Tree::Horizontal(Box::new(right), Box::new(part));

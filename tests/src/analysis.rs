@@ -4,7 +4,7 @@
 
 use crate::graphs::graph;
 use fusion_passes::analysis::{
-    cost::{CostFunction, CostModel, evaluate_function},
+    cost::{CostFunction, CostModel},
     driver::{AnalysisOptions, Outcome, choose_clustering},
     formulation::{self, Formulation},
     graph::Graph,
@@ -252,7 +252,6 @@ fn robinson_cost_needs_robinson_formulation() {
     let g = graph("seed001_normalize2.mlir", "normalize2");
     let e = choose_clustering(&g, &options(Formulation::Combined, "robinson")).unwrap_err();
     assert!(e.to_string().contains("formulation=robinson"), "{e}");
-    let _ = evaluate_function;
 }
 
 /// Every formulation with every cost model on random programs: a validated clustering
