@@ -8,6 +8,7 @@ pub mod bridge;
 pub mod desugar;
 pub mod fuse;
 pub mod fusion_analysis;
+pub mod index_expr;
 pub mod ir;
 pub mod summary;
 mod test_summary;
