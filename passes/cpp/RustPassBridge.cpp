@@ -120,8 +120,9 @@ void fusionRegisterFusionPipeline(const char *passes) {
   pipelineTemplate = passes;
   mlir::PassPipelineRegistration<FusionPipelineOptions>(
       "array-fusion",
-      "The whole fusion pipeline on a function: desugar, choose the optimal clustering, "
-      "materialize it as fusion trees; options are those of array-fusion-analysis",
+      "The whole fusion pipeline on a function: desugar, remove identity gathers, choose the "
+      "optimal clustering, materialize it as fusion trees; options are those of "
+      "array-fusion-analysis",
       [](mlir::OpPassManager &pm, const FusionPipelineOptions &o) {
         std::string analysis = "array-fusion-analysis{formulation=" + o.formulation + " cost=" + o.cost +
                                " time-limit=" + o.timeLimit + " gap=" + o.gap + " threads=" + o.threads;

@@ -122,6 +122,62 @@ pub fn extract(expr: &RecExpr<IndexLang>, root: Id) -> RecExpr<IndexLang> {
     out
 }
 
+/// Substitution of symbols, for composing index functions.
+pub trait RecExprExt {
+    /// `self` with every symbol `{prefix}{t}` replaced by `replacements[t]`.
+    fn substitute_prefix(&self, prefix: &str, replacements: &[RecExpr<IndexLang>]) -> RecExpr<IndexLang>;
+}
+
+impl RecExprExt for RecExpr<IndexLang> {
+    fn substitute_prefix(&self, prefix: &str, replacements: &[RecExpr<IndexLang>]) -> RecExpr<IndexLang> {
+        let mut out = RecExpr::default();
+        // Copies `from` (rooted at its last node) into `out`, returning the new root.
+        fn copy(from: &RecExpr<IndexLang>, id: Id, out: &mut RecExpr<IndexLang>) -> Id {
+            let node = match from[id].clone() {
+                IndexLang::Add([a, b]) => IndexLang::Add([copy(from, a, out), copy(from, b, out)]),
+                IndexLang::Sub([a, b]) => IndexLang::Sub([copy(from, a, out), copy(from, b, out)]),
+                IndexLang::Mul([a, b]) => IndexLang::Mul([copy(from, a, out), copy(from, b, out)]),
+                leaf => leaf,
+            };
+            out.add(node)
+        }
+        fn go(
+            expr: &RecExpr<IndexLang>,
+            id: Id,
+            prefix: &str,
+            replacements: &[RecExpr<IndexLang>],
+            out: &mut RecExpr<IndexLang>,
+        ) -> Id {
+            let node = match expr[id].clone() {
+                IndexLang::Symbol(s) => {
+                    let index = s.as_str().strip_prefix(prefix).and_then(|t| t.parse::<usize>().ok());
+                    match index.and_then(|t| replacements.get(t)) {
+                        Some(r) if !r.as_ref().is_empty() => {
+                            return copy(r, Id::from(r.as_ref().len() - 1), out);
+                        }
+                        _ => IndexLang::Symbol(s),
+                    }
+                }
+                IndexLang::Add([a, b]) => {
+                    IndexLang::Add([go(expr, a, prefix, replacements, out), go(expr, b, prefix, replacements, out)])
+                }
+                IndexLang::Sub([a, b]) => {
+                    IndexLang::Sub([go(expr, a, prefix, replacements, out), go(expr, b, prefix, replacements, out)])
+                }
+                IndexLang::Mul([a, b]) => {
+                    IndexLang::Mul([go(expr, a, prefix, replacements, out), go(expr, b, prefix, replacements, out)])
+                }
+                leaf => leaf,
+            };
+            out.add(node)
+        }
+        if !self.as_ref().is_empty() {
+            go(self, Id::from(self.as_ref().len() - 1), prefix, replacements, &mut out);
+        }
+        out
+    }
+}
+
 /// Whether `expr` simplifies to exactly the symbol `name`.
 pub fn is_symbol(expr: &RecExpr<IndexLang>, name: &str) -> bool {
     let simple = simplify(expr);
@@ -156,6 +212,16 @@ mod tests {
         assert!(!is_symbol(&parse("(- (- n (+ i 1)) 1)"), "i"));
         assert!(!is_symbol(&parse("(* 2 i)"), "i"));
         assert!(!is_symbol(&parse("j"), "i"));
+    }
+
+    #[test]
+    fn composition_by_substitution() {
+        // outer: i -> n-1-i ; inner: p -> n-1-p ; composed: n-1-(n-1-i) = i.
+        let outer = vec![parse("(- (- n 1) i0)")];
+        let inner = parse("(- (- n 1) p0)");
+        let composed = inner.substitute_prefix("p", &outer);
+        assert_eq!(composed.to_string(), "(- (- n 1) (- (- n 1) i0))");
+        assert!(is_symbol(&composed, "i0"));
     }
 
     #[test]

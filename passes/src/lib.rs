@@ -10,6 +10,7 @@ pub mod fuse;
 pub mod fusion_analysis;
 pub mod index_expr;
 pub mod ir;
+pub mod simplify_gathers;
 pub mod summary;
 mod test_summary;
 pub mod unfuse;
@@ -23,7 +24,8 @@ pub fn register_all_passes() {
         bridge::register(&desugar::DEFINITION);
         bridge::register(&fuse::DEFINITION);
         bridge::register(&unfuse::DEFINITION);
-        bridge::register_fusion_pipeline("array-desugar,ANALYSIS,array-fuse");
+        bridge::register(&simplify_gathers::DEFINITION);
+        bridge::register_fusion_pipeline("array-desugar,array-simplify-gathers,ANALYSIS,array-fuse");
     });
 }
 
