@@ -13,6 +13,7 @@ pub mod ir;
 pub mod simplify_gathers;
 pub mod summary;
 mod test_summary;
+pub mod to_loops;
 pub mod unfuse;
 
 /// Registers every pass of this crate (idempotent).
@@ -25,6 +26,7 @@ pub fn register_all_passes() {
         bridge::register(&fuse::DEFINITION);
         bridge::register(&unfuse::DEFINITION);
         bridge::register(&simplify_gathers::DEFINITION);
+        bridge::register(&to_loops::DEFINITION);
         bridge::register_fusion_pipeline("array-desugar,array-simplify-gathers,ANALYSIS,array-fuse");
     });
 }

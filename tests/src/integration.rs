@@ -7,6 +7,7 @@ mod examples;
 mod fuse_roundtrip;
 mod graphs;
 mod loading;
+mod lowering;
 
 /// The repository root (this crate lives in `tests/`).
 pub fn repo_root() -> std::path::PathBuf {

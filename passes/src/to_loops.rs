@@ -1,0 +1,474 @@
+//! `array-to-loops` (first slice): lowers combinators that are *not* inside an
+//! `array.cluster` to one loop nest each, over buffers.
+//!
+//! * `array.map` / `array.generate` / `array.gather` → `memref.alloc` of every result
+//!   (dynamic sizes from `tensor.dim` of an input, or the generate's shape operands),
+//!   an `scf.parallel` over the result's index space whose body holds the element
+//!   function (moved, not cloned: block arguments become `memref.load`s of the inputs
+//!   (`bufferization.to_buffer`), or the induction variables for generate; the
+//!   `array.yield` becomes `memref.store`s), then `bufferization.to_tensor … restrict
+//!   writable` replacing the results. A gather loads every index array at the
+//!   induction variables (`arith.index_cast` for integer indices) and then the source.
+//! * `array.fold` → `scf.parallel` over the outer dimensions (none for a rank-1
+//!   input) around an `scf.for` over the innermost dimension carrying the
+//!   accumulators (`iter_args`, the body moved in, `scf.yield` of the new
+//!   accumulators); the final accumulators are stored into the result buffers.
+//! * Rank-0 maps are lowered without a loop (the body is moved in place).
+//!
+//! The pass runs on a module (`builtin.module(array-to-loops)`) and lowers every
+//! function in it. Everything else is left as it is, so the pass is partial but always correct: ops
+//! inside `array.cluster` (a later slice lowers fusion trees), scan, filter, scatter,
+//! expand, and combinators whose arrays have a tensor encoding or an element type
+//! that memrefs cannot hold.
+
+use crate::bridge::{PassDefinition, PassFailed, PassOptions};
+use crate::ir::{self, Op, Val};
+use melior::{
+    Context,
+    ir::{
+        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value,
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+        operation::{Operation, OperationBuilder, OperationLike},
+    },
+};
+use mlir_sys::*;
+
+pub static DEFINITION: PassDefinition = PassDefinition {
+    argument: "array-to-loops",
+    description: "Lower map, generate, fold and gather outside clusters to scf loop nests over memrefs (first slice)",
+    // Scheduled on the module, not on functions: the pass loads the dialects it creates
+    // ops of (the pass bridge declares no dependent dialects), which is only safe
+    // outside the pass manager's multi-threaded execution of function passes.
+    anchor: Some("builtin.module"),
+    options: &[],
+    run,
+};
+
+/// The dialects whose ops the lowering creates.
+const CREATED_DIALECTS: [&str; 5] = ["arith", "memref", "scf", "tensor", "bufferization"];
+
+fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
+    // SAFETY: the context outlives the pass run.
+    let context = unsafe { function.context().to_ref() };
+    for dialect in CREATED_DIALECTS {
+        context.get_or_load_dialect(dialect);
+    }
+    let mut targets = Vec::new();
+    function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
+        if matches!(
+            op.name().as_string_ref().as_str(),
+            Ok("array.map" | "array.generate" | "array.fold" | "array.gather")
+        ) {
+            targets.push(op.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    // Post order: nested combinators are lowered before the ones whose bodies hold them,
+    // and lowering one op never destroys another collected op.
+    for op in targets {
+        if inside_cluster(op) || !supported(op) {
+            continue;
+        }
+        let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+        match ir::op_name(op).as_str() {
+            "array.map" => b.lower_map(op),
+            "array.generate" => b.lower_generate(op),
+            "array.gather" => b.lower_gather(op),
+            "array.fold" => b.lower_fold(op),
+            _ => unreachable!(),
+        }
+    }
+    Ok(())
+}
+
+fn inside_cluster(op: Op) -> bool {
+    let mut current = ir::parent_op(op);
+    while let Some(p) = current {
+        if ir::op_name(p) == "array.cluster" {
+            return true;
+        }
+        current = ir::parent_op(p);
+    }
+    false
+}
+
+/// Every array operand and result is a ranked tensor without encoding whose element
+/// type a memref can hold.
+fn supported(op: Op) -> bool {
+    ir::operands(op).into_iter().chain(ir::results(op)).map(ir::value_type).all(|t| {
+        // SAFETY: live types, checked before reading.
+        unsafe {
+            if !mlirTypeIsATensor(t) {
+                return true; // scalars (fold inits, generate extents)
+            }
+            if !mlirTypeIsARankedTensor(t) || !mlirRankedTensorTypeGetEncoding(t).ptr.is_null() {
+                return false;
+            }
+            let e = mlirShapedTypeGetElementType(t);
+            mlirTypeIsAInteger(e)
+                || mlirTypeIsAIndex(e)
+                || mlirTypeIsAFloat(e)
+                || mlirTypeIsAComplex(e)
+                || mlirTypeIsAVector(e)
+        }
+    })
+}
+
+fn rank(t: MlirType) -> usize {
+    ir::rank(t).expect("array values are ranked tensors") as usize
+}
+
+/// The static extent of dimension `d` of a shaped type, if static.
+fn static_dim(t: MlirType, d: usize) -> Option<i64> {
+    // SAFETY: live shaped type with more than `d` dimensions.
+    unsafe { (!mlirShapedTypeIsDynamicDim(t, d as isize)).then(|| mlirShapedTypeGetDimSize(t, d as isize)) }
+}
+
+/// The identity-layout memref type of a ranked tensor type.
+fn memref_type(tensor: MlirType) -> MlirType {
+    // SAFETY: live ranked tensor type.
+    unsafe {
+        let r = mlirShapedTypeGetRank(tensor) as isize;
+        let shape: Vec<i64> = (0..r).map(|d| mlirShapedTypeGetDimSize(tensor, d)).collect();
+        mlirMemRefTypeContiguousGet(mlirShapedTypeGetElementType(tensor), r, shape.as_ptr(), mlirAttributeGetNull())
+    }
+}
+
+fn element_type(tensor: MlirType) -> MlirType {
+    // SAFETY: live shaped type.
+    unsafe { mlirShapedTypeGetElementType(tensor) }
+}
+
+fn v<'c>(raw: Val) -> Value<'c, 'static> {
+    // SAFETY: the value is live IR of the function being rewritten.
+    unsafe { Value::from_raw(raw) }
+}
+
+fn vs<'c>(raws: &[Val]) -> Vec<Value<'c, 'static>> {
+    raws.iter().map(|r| v(*r)).collect()
+}
+
+fn ty<'c>(raw: MlirType) -> Type<'c> {
+    // SAFETY: live type of the pass's context.
+    unsafe { Type::from_raw(raw) }
+}
+
+/// Moves the ops of the single block of region `index` of `op` before `anchor`, with the
+/// block's arguments replaced by `arguments`; returns the values its `array.yield`
+/// yields. The yield stays behind (it is erased with `op`).
+fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -> Vec<Val> {
+    let block = ir::first_block(ir::region(op, index));
+    let formal = ir::block_arguments(block);
+    assert_eq!(formal.len(), arguments.len(), "element function arity");
+    for (a, actual) in formal.iter().zip(arguments) {
+        ir::replace_uses_where(*a, *actual, |_| true);
+    }
+    let ops = ir::block_ops(block);
+    let (terminator, body) = ops.split_last().expect("element functions end in array.yield");
+    for o in body {
+        ir::move_before(*o, anchor);
+    }
+    ir::operands(*terminator)
+}
+
+/// Replaces every result of `op` by `replacements` and erases it.
+fn replace_and_erase(op: Op, replacements: &[Val]) {
+    for (r, n) in ir::results(op).into_iter().zip(replacements) {
+        ir::replace_uses_where(r, *n, |_| true);
+    }
+    ir::erase(op);
+}
+
+struct Builder<'c> {
+    context: &'c Context,
+    location: Location<'c>,
+}
+
+impl<'c> Builder<'c> {
+    /// Inserts `op` before `anchor`; returns it.
+    fn put(&self, anchor: Op, op: Operation<'c>) -> Op {
+        let raw = op.into_raw();
+        // SAFETY: `anchor` is live and in a block; ownership of `raw` passes to the block.
+        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor), anchor, raw) };
+        raw
+    }
+
+    fn put1(&self, anchor: Op, op: Operation<'c>) -> Val {
+        ir::results(self.put(anchor, op))[0]
+    }
+
+    fn op(&self, name: &str) -> OperationBuilder<'c> {
+        OperationBuilder::new(name, self.location)
+    }
+
+    fn index(&self) -> Type<'c> {
+        Type::index(self.context)
+    }
+
+    fn constant_index(&self, anchor: Op, value: i64) -> Val {
+        self.put1(
+            anchor,
+            self.op("arith.constant")
+                .add_attributes(&[(
+                    Identifier::new(self.context, "value"),
+                    IntegerAttribute::new(self.index(), value).into(),
+                )])
+                .add_results(&[self.index()])
+                .build()
+                .expect("valid arith.constant"),
+        )
+    }
+
+    /// The extents of the index space of `shape_type`'s rank: static extents from any of
+    /// `types` (all of that shape), otherwise `tensor.dim` of `source`.
+    fn extents(&self, anchor: Op, types: &[MlirType], source: Val) -> Vec<Val> {
+        let r = rank(ir::value_type(source));
+        (0..r)
+            .map(|d| match types.iter().find_map(|t| static_dim(*t, d)) {
+                Some(s) => self.constant_index(anchor, s),
+                None => {
+                    let dd = self.constant_index(anchor, d as i64);
+                    self.put1(
+                        anchor,
+                        self.op("tensor.dim")
+                            .add_operands(&[v(source), v(dd)])
+                            .add_results(&[self.index()])
+                            .build()
+                            .expect("valid tensor.dim"),
+                    )
+                }
+            })
+            .collect()
+    }
+
+    fn to_buffer(&self, anchor: Op, tensor: Val) -> Val {
+        let t = memref_type(ir::value_type(tensor));
+        self.put1(
+            anchor,
+            self.op("bufferization.to_buffer")
+                .add_operands(&[v(tensor)])
+                .add_results(&[ty(t)])
+                .build()
+                .expect("valid bufferization.to_buffer"),
+        )
+    }
+
+    /// `memref.alloc` of the buffer of a tensor of type `tensor`, with the dynamic sizes
+    /// taken from `extents`.
+    fn alloc(&self, anchor: Op, tensor: MlirType, extents: &[Val]) -> Val {
+        let dynamic: Vec<Val> =
+            (0..rank(tensor)).filter(|d| static_dim(tensor, *d).is_none()).map(|d| extents[d]).collect();
+        self.put1(
+            anchor,
+            self.op("memref.alloc")
+                .add_operands(&vs(&dynamic))
+                .add_attributes(&[(
+                    Identifier::new(self.context, "operandSegmentSizes"),
+                    DenseI32ArrayAttribute::new(self.context, &[dynamic.len() as i32, 0]).into(),
+                )])
+                .add_results(&[ty(memref_type(tensor))])
+                .build()
+                .expect("valid memref.alloc"),
+        )
+    }
+
+    fn to_tensor(&self, anchor: Op, memref: Val, tensor: MlirType) -> Val {
+        let unit: Attribute = Attribute::unit(self.context);
+        self.put1(
+            anchor,
+            self.op("bufferization.to_tensor")
+                .add_operands(&[v(memref)])
+                .add_attributes(&[
+                    (Identifier::new(self.context, "restrict"), unit),
+                    (Identifier::new(self.context, "writable"), unit),
+                ])
+                .add_results(&[ty(tensor)])
+                .build()
+                .expect("valid bufferization.to_tensor"),
+        )
+    }
+
+    fn load(&self, anchor: Op, memref: Val, indices: &[Val]) -> Val {
+        // SAFETY: live memref type.
+        let element = unsafe { mlirShapedTypeGetElementType(ir::value_type(memref)) };
+        self.put1(
+            anchor,
+            self.op("memref.load")
+                .add_operands(&[v(memref)])
+                .add_operands(&vs(indices))
+                .add_results(&[ty(element)])
+                .build()
+                .expect("valid memref.load"),
+        )
+    }
+
+    fn store(&self, anchor: Op, value: Val, memref: Val, indices: &[Val]) {
+        self.put(
+            anchor,
+            self.op("memref.store")
+                .add_operands(&[v(value), v(memref)])
+                .add_operands(&vs(indices))
+                .build()
+                .expect("valid memref.store"),
+        );
+    }
+
+    fn index_cast(&self, anchor: Op, value: Val) -> Val {
+        // SAFETY: live type.
+        if unsafe { mlirTypeIsAIndex(ir::value_type(value)) } {
+            return value;
+        }
+        self.put1(
+            anchor,
+            self.op("arith.index_cast")
+                .add_operands(&[v(value)])
+                .add_results(&[self.index()])
+                .build()
+                .expect("valid arith.index_cast"),
+        )
+    }
+
+    /// `scf.parallel` from 0 to `extents` with step 1, before `anchor`; returns the
+    /// induction variables and the body's terminator (`scf.reduce`), before which the
+    /// body goes. With no extents (rank 0) no loop is made: the body goes before
+    /// `anchor`.
+    fn parallel(&self, anchor: Op, extents: &[Val]) -> (Vec<Val>, Op) {
+        if extents.is_empty() {
+            return (vec![], anchor);
+        }
+        let n = extents.len();
+        let zero = self.constant_index(anchor, 0);
+        let one = self.constant_index(anchor, 1);
+        let block = Block::new(&vec![(self.index(), self.location); n]);
+        block.append_operation(self.op("scf.reduce").build().expect("valid scf.reduce"));
+        let region = Region::new();
+        region.append_block(block);
+        let mut operands = vec![zero; n];
+        operands.extend_from_slice(extents);
+        operands.extend(std::iter::repeat_n(one, n));
+        let loop_op = self.put(
+            anchor,
+            self.op("scf.parallel")
+                .add_operands(&vs(&operands))
+                .add_attributes(&[(
+                    Identifier::new(self.context, "operandSegmentSizes"),
+                    DenseI32ArrayAttribute::new(self.context, &[n as i32, n as i32, n as i32, 0]).into(),
+                )])
+                .add_regions([region])
+                .build()
+                .expect("valid scf.parallel"),
+        );
+        let body = ir::first_block(ir::region(loop_op, 0));
+        (ir::block_arguments(body), ir::terminator(body))
+    }
+
+    /// `scf.for` from 0 to `extent` carrying `inits`, before `anchor`; returns the op,
+    /// the induction variable, the accumulators and the body's `scf.yield` (without
+    /// operands yet).
+    fn for_loop(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Vec<Val>, Op) {
+        let zero = self.constant_index(anchor, 0);
+        let one = self.constant_index(anchor, 1);
+        let types: Vec<Type> = inits.iter().map(|i| ty(ir::value_type(*i))).collect();
+        let mut arguments = vec![(self.index(), self.location)];
+        arguments.extend(types.iter().map(|t| (*t, self.location)));
+        let block = Block::new(&arguments);
+        block.append_operation(self.op("scf.yield").build().expect("valid scf.yield"));
+        let region = Region::new();
+        region.append_block(block);
+        let mut operands = vec![zero, extent, one];
+        operands.extend_from_slice(inits);
+        let loop_op = self.put(
+            anchor,
+            self.op("scf.for")
+                .add_operands(&vs(&operands))
+                .add_results(&types)
+                .add_regions([region])
+                .build()
+                .expect("valid scf.for"),
+        );
+        let body = ir::first_block(ir::region(loop_op, 0));
+        let arguments = ir::block_arguments(body);
+        (loop_op, arguments[0], arguments[1..].to_vec(), ir::terminator(body))
+    }
+
+    /// Allocates the results of `op`, runs `body` (which gets the loop's insertion point
+    /// and induction variables and returns the values to store) in a parallel loop over
+    /// `extents`, and replaces the results by the filled buffers.
+    fn elementwise(&self, op: Op, extents: &[Val], body: impl FnOnce(Op, &[Val]) -> Vec<Val>) {
+        let result_types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
+        let buffers: Vec<Val> = result_types.iter().map(|t| self.alloc(op, *t, extents)).collect();
+        let (ivs, anchor) = self.parallel(op, extents);
+        let values = body(anchor, &ivs);
+        for (value, buffer) in values.iter().zip(&buffers) {
+            self.store(anchor, *value, *buffer, &ivs);
+        }
+        let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
+        replace_and_erase(op, &tensors);
+    }
+
+    fn lower_map(&self, op: Op) {
+        let inputs = ir::operands(op);
+        let mut types: Vec<MlirType> = inputs.iter().map(|i| ir::value_type(*i)).collect();
+        types.extend(ir::results(op).into_iter().map(ir::value_type));
+        let Some(first) = inputs.first() else { return };
+        let extents = self.extents(op, &types, *first);
+        let buffers: Vec<Val> = inputs.iter().map(|i| self.to_buffer(op, *i)).collect();
+        self.elementwise(op, &extents, |anchor, ivs| {
+            let elements: Vec<Val> = buffers.iter().map(|b| self.load(anchor, *b, ivs)).collect();
+            inline_body(op, 0, &elements, anchor)
+        });
+    }
+
+    fn lower_generate(&self, op: Op) {
+        let extents = ir::operands(op);
+        self.elementwise(op, &extents, |anchor, ivs| inline_body(op, 0, ivs, anchor));
+    }
+
+    fn lower_gather(&self, op: Op) {
+        let operands = ir::operands(op);
+        let (source, indices) = operands.split_first().expect("gather has a source");
+        let mut types: Vec<MlirType> = indices.iter().map(|i| ir::value_type(*i)).collect();
+        types.extend(ir::results(op).into_iter().map(ir::value_type));
+        let extents = self.extents(op, &types, indices[0]);
+        let source_buffer = self.to_buffer(op, *source);
+        let index_buffers: Vec<Val> = indices.iter().map(|i| self.to_buffer(op, *i)).collect();
+        self.elementwise(op, &extents, |anchor, ivs| {
+            let at: Vec<Val> = index_buffers
+                .iter()
+                .map(|b| {
+                    let i = self.load(anchor, *b, ivs);
+                    self.index_cast(anchor, i)
+                })
+                .collect();
+            vec![self.load(anchor, source_buffer, &at)]
+        });
+    }
+
+    fn lower_fold(&self, op: Op) {
+        let inputs: Vec<Val> = ir::operands(op);
+        let results = ir::results(op);
+        let (inputs, inits) = inputs.split_at(inputs.len() - results.len());
+        let Some(first) = inputs.first() else { return };
+        let types: Vec<MlirType> = inputs.iter().map(|i| ir::value_type(*i)).collect();
+        let all_extents = self.extents(op, &types, *first);
+        let (outer, inner) = all_extents.split_at(all_extents.len() - 1);
+        let result_types: Vec<MlirType> = results.iter().map(|r| ir::value_type(*r)).collect();
+        // The result buffers hold the accumulator types.
+        debug_assert!(result_types.iter().zip(inits).all(|(t, i)| ir::same_type(element_type(*t), ir::value_type(*i))));
+        let buffers: Vec<Val> = result_types.iter().map(|t| self.alloc(op, *t, outer)).collect();
+        let input_buffers: Vec<Val> = inputs.iter().map(|i| self.to_buffer(op, *i)).collect();
+        let (outer_ivs, anchor) = self.parallel(op, outer);
+        let (loop_op, iv, accumulators, yield_op) = self.for_loop(anchor, inner[0], inits);
+        let mut at = outer_ivs.clone();
+        at.push(iv);
+        let mut arguments = accumulators;
+        arguments.extend(input_buffers.iter().map(|b| self.load(yield_op, *b, &at)));
+        let new = inline_body(op, 0, &arguments, yield_op);
+        ir::set_operands(yield_op, &new);
+        for (final_value, buffer) in ir::results(loop_op).iter().zip(&buffers) {
+            self.store(anchor, *final_value, *buffer, &outer_ivs);
+        }
+        let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
+        replace_and_erase(op, &tensors);
+    }
+}
