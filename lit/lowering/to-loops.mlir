@@ -135,13 +135,14 @@ func.func @gather(%xs: tensor<?x?xf32>, %is: tensor<?xindex>, %js: tensor<?xi32>
   return %r : tensor<?xf32>
 }
 
-// Outside the slice: a filter, and a map inside a cluster, are left as they are (the
-// map feeding the filter is lowered).
+// Outside the slice: a filter, and a cluster with a filter leaf (its map included), are
+// left as they are (the map feeding the filter is lowered).
 // CHECK-LABEL: func.func @partial(
 // CHECK:         scf.parallel
 // CHECK:         array.filter
 // CHECK:         array.cluster
 // CHECK:           array.map
+// CHECK:           array.filter
 func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
   %c0 = arith.constant 0 : i64
   %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
@@ -155,12 +156,23 @@ func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
     array.yield %p : i1
   }
   %zs = array.cluster -> tensor<?xi64> {
-    %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-    ^bb0(%x: i64):
-      %y = arith.muli %x, %x : i64
-      array.yield %y : i64
+    %v = array.vertical -> tensor<?xi64> producer {
+      %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+      ^bb0(%x: i64):
+        %y = arith.muli %x, %x : i64
+        array.yield %y : i64
+      }
+      array.yield %m : tensor<?xi64>
+    } consumer {
+    ^bb0(%ms: tensor<?xi64>):
+      %f = array.filter %ms : tensor<?xi64> -> tensor<?xi64> {
+      ^bb0(%x: i64):
+        %p = arith.cmpi sgt, %x, %c0 : i64
+        array.yield %p : i1
+      }
+      array.yield %f : tensor<?xi64>
     }
-    array.yield %m : tensor<?xi64>
+    array.yield %v : tensor<?xi64>
   }
   return %gts, %zs : tensor<?xi64>, tensor<?xi64>
 }

@@ -14,10 +14,19 @@
 //!   accumulators (`iter_args`, the body moved in, `scf.yield` of the new
 //!   accumulators); the final accumulators are stored into the result buffers.
 //! * Rank-0 maps are lowered without a loop (the body is moved in place).
+//! * Second slice: an `array.cluster` whose leaves are all maps, generates and folds
+//!   (order 0) over one iteration space (extents proved equal symbolically: static
+//!   sizes, the same index value, or `tensor.dim` of the same outside tensor) becomes
+//!   exactly one loop nest: `scf.parallel` over the space, or, with folds, over its outer
+//!   dimensions around one `scf.for` carrying every fold's accumulators. The leaves'
+//!   element functions go in tree order; arrays bound by vertical/diagonal stay in
+//!   registers (SSA values); each outside array is loaded once per iteration; only the
+//!   cluster's outputs get buffers (diagonal producers included). Fold results must not
+//!   be read by other leaves of the cluster.
 //!
 //! The pass runs on a module (`builtin.module(array-to-loops)`) and lowers every
-//! function in it. Everything else is left as it is, so the pass is partial but always correct: ops
-//! inside `array.cluster` (a later slice lowers fusion trees), scan, filter, scatter,
+//! function in it. Everything else is left as it is, so the pass is partial but always correct: clusters
+//! with any other leaf (or sizes not provably equal) are kept whole, and scan, filter, scatter,
 //! expand, and combinators whose arrays have a tensor encoding or an element type
 //! that memrefs cannot hold.
 
@@ -35,7 +44,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-to-loops",
-    description: "Lower map, generate, fold and gather outside clusters to scf loop nests over memrefs (first slice)",
+    description: "Lower map, generate, fold and gather outside clusters, and clusters of maps, generates and folds, to scf loop nests over memrefs",
     // Scheduled on the module, not on functions: the pass loads the dialects it creates
     // ops of (the pass bridge declares no dependent dialects), which is only safe
     // outside the pass manager's multi-threaded execution of function passes.
@@ -57,7 +66,7 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
         if matches!(
             op.name().as_string_ref().as_str(),
-            Ok("array.map" | "array.generate" | "array.fold" | "array.gather")
+            Ok("array.map" | "array.generate" | "array.fold" | "array.gather" | "array.cluster")
         ) {
             targets.push(op.to_raw());
         }
@@ -66,10 +75,18 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     // Post order: nested combinators are lowered before the ones whose bodies hold them,
     // and lowering one op never destroys another collected op.
     for op in targets {
+        let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+        if ir::op_name(op) == "array.cluster" {
+            if !inside_cluster(op)
+                && let Some(plan) = plan_cluster(op)
+            {
+                b.lower_cluster(op, &plan);
+            }
+            continue;
+        }
         if inside_cluster(op) || !supported(op) {
             continue;
         }
-        let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
         match ir::op_name(op).as_str() {
             "array.map" => b.lower_map(op),
             "array.generate" => b.lower_generate(op),
@@ -470,5 +487,395 @@ impl<'c> Builder<'c> {
         }
         let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
         replace_and_erase(op, &tensors);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Clusters (second slice): a cluster whose leaves are maps, generates and folds over
+// one iteration space becomes one loop nest.
+// ---------------------------------------------------------------------------
+
+/// One extent of an iteration space, symbolically: equal keys are provably equal sizes.
+#[derive(Clone, Copy)]
+enum Extent {
+    Static(i64),
+    /// An index value defined outside the cluster.
+    Value(Val),
+    /// `tensor.dim` of a tensor defined outside the cluster.
+    Dim(Val, usize),
+}
+
+impl PartialEq for Extent {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Extent::Static(a), Extent::Static(b)) => a == b,
+            (Extent::Value(a), Extent::Value(b)) => ir::same_value(*a, *b),
+            (Extent::Dim(a, d), Extent::Dim(b, e)) => ir::same_value(*a, *b) && d == e,
+            _ => false,
+        }
+    }
+}
+
+fn value_key(v: Val) -> Extent {
+    if let Some(def) = ir::defining_op(v)
+        && ir::op_name(def) == "arith.constant"
+        && let Some(n) = ir::int_attribute_inherent(def, "value")
+    {
+        return Extent::Static(n);
+    }
+    Extent::Value(v)
+}
+
+/// The extent of dimension `d` of tensor `x` (defined outside the cluster).
+fn dim_key(x: Val, d: usize) -> Extent {
+    let t = ir::value_type(x);
+    if let Some(s) = static_dim(t, d) {
+        return Extent::Static(s);
+    }
+    if let Some(def) = ir::defining_op(x) {
+        match ir::op_name(def).as_str() {
+            "array.generate" => return value_key(ir::operands(def)[d]),
+            "array.map" => {
+                if let Some(first) = ir::operands(def).first() {
+                    return dim_key(*first, d);
+                }
+            }
+            "bufferization.to_tensor" => {
+                let memref = ir::operands(def)[0];
+                if let Some(alloc) = ir::defining_op(memref)
+                    && ir::op_name(alloc) == "memref.alloc"
+                {
+                    // The alloc's operands are the dynamic sizes, in order.
+                    let position = (0..d).filter(|e| static_dim(t, *e).is_none()).count();
+                    if let Some(size) = ir::operands(alloc).get(position) {
+                        return value_key(*size);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Extent::Dim(x, d)
+}
+
+fn keys_of(x: Val) -> Vec<Extent> {
+    (0..rank(ir::value_type(x))).map(|d| dim_key(x, d)).collect()
+}
+
+fn key(v: Val) -> usize {
+    v.ptr as usize
+}
+
+/// The op owning `v`: its defining op, or the op whose region holds the block of a
+/// block argument.
+fn owner_of(v: Val) -> Op {
+    // SAFETY: live value.
+    unsafe {
+        if mlirValueIsAOpResult(v) {
+            mlirOpResultGetOwner(v)
+        } else {
+            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
+        }
+    }
+}
+
+fn defined_outside(v: Val, cluster: Op) -> bool {
+    let owner = owner_of(v);
+    // SAFETY: checked handle.
+    owner.ptr.is_null() || !ir::is_within(owner, cluster)
+}
+
+/// What a tensor of the tree is, symbolically (analysis) or concretely (lowering).
+#[derive(Clone)]
+enum Sym {
+    /// An array over the cluster's iteration space with these extents.
+    Space(Vec<Extent>),
+    /// A result of one of the cluster's folds (rank one less than the space).
+    Fold,
+}
+
+#[derive(Clone, Copy)]
+enum Elem {
+    /// The element at the current iteration.
+    Value(Val),
+    /// Accumulator `k` (global index over all folds' accumulators).
+    Fold(usize),
+}
+
+/// Walks the fusion tree rooted at `node` (a fusion node or a leaf), calling `leaf` for
+/// each leaf in tree order (producer before consumer, left before right); returns the
+/// value of each result of `node`.
+fn walk_tree<T: Clone>(
+    node: Op,
+    env: &mut std::collections::HashMap<usize, T>,
+    leaf: &mut impl FnMut(Op, &std::collections::HashMap<usize, T>) -> Option<Vec<T>>,
+) -> Option<Vec<T>> {
+    match ir::op_name(node).as_str() {
+        "array.vertical" | "array.diagonal" | "array.horizontal" => {
+            let first = walk_region(node, 0, env, leaf)?;
+            if ir::op_name(node) != "array.horizontal" {
+                let args = ir::block_arguments(ir::first_block(ir::region(node, 1)));
+                if args.len() != first.len() {
+                    return None;
+                }
+                for (a, value) in args.iter().zip(&first) {
+                    env.insert(key(*a), value.clone());
+                }
+            }
+            let second = walk_region(node, 1, env, leaf)?;
+            Some(match ir::op_name(node).as_str() {
+                "array.vertical" => second,
+                _ => first.into_iter().chain(second).collect(),
+            })
+        }
+        _ => leaf(node, env),
+    }
+}
+
+/// Walks the ops of region `index` of `op`; returns the values its `array.yield` yields.
+fn walk_region<T: Clone>(
+    op: Op,
+    index: isize,
+    env: &mut std::collections::HashMap<usize, T>,
+    leaf: &mut impl FnMut(Op, &std::collections::HashMap<usize, T>) -> Option<Vec<T>>,
+) -> Option<Vec<T>> {
+    let ops = ir::block_ops(ir::first_block(ir::region(op, index)));
+    let (terminator, body) = ops.split_last()?;
+    for o in body {
+        let values = walk_tree(*o, env, leaf)?;
+        let results = ir::results(*o);
+        if values.len() != results.len() {
+            return None;
+        }
+        for (r, value) in results.iter().zip(values) {
+            env.insert(key(*r), value);
+        }
+    }
+    ir::operands(*terminator).iter().map(|y| env.get(&key(*y)).cloned()).collect()
+}
+
+struct ClusterPlan {
+    /// The extents of the iteration space.
+    space: Vec<Extent>,
+    /// The initial accumulators of every fold, in tree order.
+    inits: Vec<Val>,
+    /// What each output of the cluster is.
+    outputs: Vec<Sym>,
+}
+
+/// Whether the element function of `leaf` reads only its own arguments and values
+/// defined outside `cluster`.
+fn body_is_closed(leaf: Op, cluster: Op) -> bool {
+    let mut closed = true;
+    // SAFETY: live op.
+    let operation = unsafe { OperationRef::from_raw(leaf) };
+    operation.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+        let inner = inner.to_raw();
+        if !ir::same_op(inner, leaf) {
+            for o in ir::operands(inner) {
+                let owner = owner_of(o);
+                if !owner.ptr.is_null() && ir::is_within(owner, cluster) && !ir::is_within(owner, leaf) {
+                    closed = false;
+                }
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    closed
+}
+
+/// Decides whether `cluster` is in the second slice: every leaf a map, generate or fold
+/// in order 0, all over one provably equal iteration space of rank ≥ 1, fold results
+/// read by no leaf, element functions reading no other array of the tree.
+fn plan_cluster(cluster: Op) -> Option<ClusterPlan> {
+    let body = ir::block_ops(ir::first_block(ir::region(cluster, 0)));
+    if body.len() != 2 {
+        return None;
+    }
+    let mut spaces: Vec<Vec<Extent>> = Vec::new();
+    let mut inits: Vec<Val> = Vec::new();
+    let mut env = std::collections::HashMap::new();
+    let mut leaf = |op: Op, env: &std::collections::HashMap<usize, Sym>| -> Option<Vec<Sym>> {
+        let name = ir::op_name(op);
+        if !matches!(name.as_str(), "array.map" | "array.generate" | "array.fold")
+            || !supported(op)
+            || ir::int_attribute(op, "array.order").is_some_and(|o| o != 0)
+            || !body_is_closed(op, cluster)
+        {
+            return None;
+        }
+        let operands = ir::operands(op);
+        let results = ir::results(op);
+        // The space of an array input: from the tree, or from outside.
+        let input_space = |x: Val| -> Option<Vec<Extent>> {
+            match env.get(&key(x)) {
+                Some(Sym::Space(s)) => Some(s.clone()),
+                Some(Sym::Fold) => None,
+                None => defined_outside(x, cluster).then(|| keys_of(x)),
+            }
+        };
+        match name.as_str() {
+            "array.generate" => {
+                let t = ir::value_type(results[0]);
+                if operands.iter().any(|o| !defined_outside(*o, cluster)) {
+                    return None;
+                }
+                let space: Vec<Extent> = operands
+                    .iter()
+                    .enumerate()
+                    .map(|(d, o)| static_dim(t, d).map(Extent::Static).unwrap_or_else(|| value_key(*o)))
+                    .collect();
+                spaces.push(space.clone());
+                Some(vec![Sym::Space(space); results.len()])
+            }
+            "array.map" => {
+                let spaces_in: Vec<Vec<Extent>> = operands.iter().map(|x| input_space(*x)).collect::<Option<_>>()?;
+                let space = spaces_in.first()?.clone();
+                spaces.push(space.clone());
+                Some(vec![Sym::Space(space); results.len()])
+            }
+            _ => {
+                let (inputs, fold_inits) = operands.split_at(operands.len() - results.len());
+                let spaces_in: Vec<Vec<Extent>> = inputs.iter().map(|x| input_space(*x)).collect::<Option<_>>()?;
+                if fold_inits.iter().any(|i| !defined_outside(*i, cluster)) {
+                    return None;
+                }
+                spaces.push(spaces_in.first()?.clone());
+                inits.extend_from_slice(fold_inits);
+                Some(vec![Sym::Fold; results.len()])
+            }
+        }
+    };
+    let outputs = walk_region(cluster, 0, &mut env, &mut leaf)?;
+    let space = spaces.first()?.clone();
+    if space.is_empty() || spaces.iter().any(|s| *s != space) {
+        return None;
+    }
+    // Array outputs need a tensor type the buffers can hold.
+    let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
+    for (t, o) in result_types.iter().zip(&outputs) {
+        let expected = match o {
+            Sym::Space(_) => space.len(),
+            Sym::Fold => space.len() - 1,
+        };
+        if ir::rank(*t) != Some(expected as i64) {
+            return None;
+        }
+    }
+    Some(ClusterPlan { space, inits, outputs })
+}
+
+impl<'c> Builder<'c> {
+    fn materialize(&self, anchor: Op, extent: Extent) -> Val {
+        match extent {
+            Extent::Static(n) => self.constant_index(anchor, n),
+            Extent::Value(v) => v,
+            Extent::Dim(x, d) => {
+                let dd = self.constant_index(anchor, d as i64);
+                self.put1(
+                    anchor,
+                    self.op("tensor.dim")
+                        .add_operands(&[v(x), v(dd)])
+                        .add_results(&[self.index()])
+                        .build()
+                        .expect("valid tensor.dim"),
+                )
+            }
+        }
+    }
+
+    /// One loop nest for the whole cluster: `scf.parallel` over the space (over its
+    /// outer dimensions around an `scf.for` carrying every fold's accumulators when the
+    /// cluster has folds); the leaves' element functions in tree order inside; bound
+    /// arrays stay in registers; only the cluster's outputs are stored.
+    fn lower_cluster(&self, cluster: Op, plan: &ClusterPlan) {
+        let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
+        let (outer, inner) = extents.split_at(extents.len() - 1);
+        let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
+        let buffers: Vec<Val> = result_types
+            .iter()
+            .zip(&plan.outputs)
+            .map(|(t, o)| match o {
+                Sym::Space(_) => self.alloc(cluster, *t, &extents),
+                Sym::Fold => self.alloc(cluster, *t, outer),
+            })
+            .collect();
+        let has_folds = !plan.inits.is_empty();
+        let (outer_ivs, outer_anchor, ivs, body_anchor, fold_loop) = if has_folds {
+            let (outer_ivs, panchor) = self.parallel(cluster, outer);
+            let (loop_op, iv, accumulators, yield_op) = self.for_loop(panchor, inner[0], &plan.inits);
+            let mut ivs = outer_ivs.clone();
+            ivs.push(iv);
+            (outer_ivs, panchor, ivs, yield_op, Some((loop_op, accumulators)))
+        } else {
+            let (ivs, anchor) = self.parallel(cluster, &extents);
+            (vec![], anchor, ivs, anchor, None)
+        };
+        // The outermost loop: buffers of the arrays read from outside go before it.
+        let mut loop_root = body_anchor;
+        while let (Some(p), Some(c)) = (ir::parent_op(loop_root), ir::parent_op(cluster))
+            && !ir::same_op(p, c)
+        {
+            loop_root = p;
+        }
+        let accumulators: Vec<Val> = fold_loop.as_ref().map(|(_, a)| a.clone()).unwrap_or_default();
+        let mut new_accumulators: Vec<Option<Val>> = vec![None; accumulators.len()];
+        let mut fold_count = 0usize;
+        // One buffer and one load per array read from outside, per iteration.
+        let mut buffers_of: std::collections::HashMap<usize, Val> = std::collections::HashMap::new();
+        let mut loads: std::collections::HashMap<usize, Val> = std::collections::HashMap::new();
+        let mut element = |x: Val, env: &std::collections::HashMap<usize, Elem>| -> Val {
+            match env.get(&key(x)) {
+                Some(Elem::Value(e)) => *e,
+                Some(Elem::Fold(_)) => unreachable!("the plan rejects fold results read by leaves"),
+                None => *loads.entry(key(x)).or_insert_with(|| {
+                    let buffer = *buffers_of.entry(key(x)).or_insert_with(|| self.to_buffer(loop_root, x));
+                    self.load(body_anchor, buffer, &ivs)
+                }),
+            }
+        };
+        let mut env = std::collections::HashMap::new();
+        let mut leaf = |op: Op, env: &std::collections::HashMap<usize, Elem>| -> Option<Vec<Elem>> {
+            let operands = ir::operands(op);
+            let n = ir::results(op).len();
+            match ir::op_name(op).as_str() {
+                "array.generate" => Some(inline_body(op, 0, &ivs, body_anchor).into_iter().map(Elem::Value).collect()),
+                "array.map" => {
+                    let elements: Vec<Val> = operands.iter().map(|x| element(*x, env)).collect();
+                    Some(inline_body(op, 0, &elements, body_anchor).into_iter().map(Elem::Value).collect())
+                }
+                _ => {
+                    let inputs = &operands[..operands.len() - n];
+                    let first = fold_count;
+                    fold_count += n;
+                    let mut arguments: Vec<Val> = accumulators[first..first + n].to_vec();
+                    arguments.extend(inputs.iter().map(|x| element(*x, env)));
+                    let new = inline_body(op, 0, &arguments, body_anchor);
+                    for (k, value) in new.into_iter().enumerate() {
+                        new_accumulators[first + k] = Some(value);
+                    }
+                    Some((first..first + n).map(Elem::Fold).collect())
+                }
+            }
+        };
+        let outputs = walk_region(cluster, 0, &mut env, &mut leaf).expect("the plan walked this tree");
+        let finals: Vec<Val> = match &fold_loop {
+            Some((loop_op, _)) => {
+                let yield_op = body_anchor;
+                let new: Vec<Val> = new_accumulators.into_iter().map(|a| a.expect("every fold ran")).collect();
+                ir::set_operands(yield_op, &new);
+                ir::results(*loop_op)
+            }
+            None => vec![],
+        };
+        for (output, buffer) in outputs.iter().zip(&buffers) {
+            match output {
+                Elem::Value(e) => self.store(body_anchor, *e, *buffer, &ivs),
+                Elem::Fold(k) => self.store(outer_anchor, finals[*k], *buffer, &outer_ivs),
+            }
+        }
+        let tensors: Vec<Val> =
+            buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(cluster, *b, *t)).collect();
+        replace_and_erase(cluster, &tensors);
     }
 }

@@ -228,12 +228,23 @@ func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
     array.yield %p : i1
   }
   %zs = array.cluster -> tensor<?xi64> {
-    %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-    ^bb0(%x: i64):
-      %y = arith.muli %x, %x : i64
-      array.yield %y : i64
+    %v = array.vertical -> tensor<?xi64> producer {
+      %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+      ^bb0(%x: i64):
+        %y = arith.muli %x, %x : i64
+        array.yield %y : i64
+      }
+      array.yield %m : tensor<?xi64>
+    } consumer {
+    ^bb0(%ms: tensor<?xi64>):
+      %f = array.filter %ms : tensor<?xi64> -> tensor<?xi64> {
+      ^bb0(%x: i64):
+        %p = arith.cmpi sgt, %x, %c0 : i64
+        array.yield %p : i1
+      }
+      array.yield %f : tensor<?xi64>
     }
-    array.yield %m : tensor<?xi64>
+    array.yield %v : tensor<?xi64>
   }
   return %gts, %zs : tensor<?xi64>, tensor<?xi64>
 }
@@ -249,4 +260,167 @@ func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
     // The partially lowered module still prints and parses back.
     let again = array_dialect::source::parse_source(&context, &text, "again.mlir").expect("parses back");
     assert!(again.as_operation().verify());
+}
+
+// ---------------------------------------------------------------------------
+// Second slice: fused clusters of maps, generates and folds become one loop nest each.
+// ---------------------------------------------------------------------------
+
+/// The outermost loops (`scf.parallel` or `scf.for` directly in a function) of `module`.
+fn outermost_loops(module: &Module) -> usize {
+    let mut count = 0;
+    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        if (name == "scf.parallel" || name == "scf.for")
+            && op.parent_operation().is_some_and(|p| p.name().as_string_ref().as_str() == Ok("func.func"))
+        {
+            count += 1;
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    count
+}
+
+/// The clusters and the combinators outside clusters of the fused `module`.
+fn clusters_and_unclustered(module: &Module) -> (usize, usize) {
+    let (mut clusters, mut unclustered) = (0, 0);
+    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or("").to_string();
+        let in_function = op.parent_operation().is_some_and(|p| p.name().as_string_ref().as_str() == Ok("func.func"));
+        if name == "array.cluster" {
+            clusters += 1;
+        } else if in_function && matches!(name.as_str(), "array.map" | "array.generate" | "array.fold" | "array.gather")
+        {
+            unclustered += 1;
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    (clusters, unclustered)
+}
+
+/// Interprets `@name` unfused, then fuses (`array-fusion`), lowers (`array-to-loops`),
+/// checks that every cluster and unclustered combinator became exactly one loop nest,
+/// and JIT-runs it. Returns (interpreter, JIT, clusters, combinators with a loop nest each).
+fn fuse_and_jit(source: &str, name: &str) -> (i64, i64, usize) {
+    let context = context();
+    let mut module = array_dialect::source::parse_source(&context, source, "fused.mlir").expect("parses");
+    let expected = fusion_interpreter::run_function(&module, name, vec![]).expect("the interpreter runs it");
+    let expected = expected[0].as_i64().expect("an i64 result");
+
+    run_pipeline(&context, &mut module, "builtin.module(func.func(array-fusion))");
+    let (clusters, unclustered) = clusters_and_unclustered(&module);
+    assert!(clusters > 0, "fusion made clusters:\n{}", module.as_operation());
+    run_pipeline(&context, &mut module, "builtin.module(array-to-loops)");
+    let text = module.as_operation().to_string();
+    let mut array_ops = 0;
+    module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        array_ops += op.name().as_string_ref().as_str().unwrap_or("").starts_with("array.") as usize;
+        melior::ir::operation::WalkResult::Advance
+    });
+    assert_eq!(array_ops, 0, "every cluster is lowered:\n{text}");
+    assert_eq!(outermost_loops(&module), clusters + unclustered, "one loop nest per cluster:\n{text}");
+
+    emit_c_interface(&context, &module, name);
+    run_pipeline(&context, &mut module, TO_LLVM);
+    let engine = ExecutionEngine::new(&module, 2, &[], false, false);
+    let mut result: i64 = i64::MIN;
+    // SAFETY: `@name` takes no arguments and returns one i64, written through the pointer.
+    unsafe { engine.invoke_packed(name, &mut [&mut result as *mut i64 as *mut ()]) }.expect("the JIT runs it");
+    (expected, result, clusters)
+}
+
+#[test]
+fn fused_generate_map_fold_is_one_loop() {
+    let source = r#"
+func.func @sumSquares() -> i64 {
+  %n = arith.constant 10 : index
+  %z = arith.constant 0 : i64
+  %is = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    array.yield %v : i64
+  }
+  %sq = array.map %is : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %y = arith.muli %x, %x : i64
+    array.yield %y : i64
+  }
+  %s = array.fold %sq init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %a = arith.addi %acc, %x : i64
+    array.yield %a : i64
+  }
+  %r = tensor.extract %s[] : tensor<i64>
+  return %r : i64
+}
+"#;
+    let (expected, got, clusters) = fuse_and_jit(source, "sumSquares");
+    assert_eq!(expected, 285);
+    assert_eq!(got, expected);
+    assert_eq!(clusters, 1, "generate, map and fold fuse into one loop");
+}
+
+#[test]
+fn fused_horizontal_and_diagonal_clusters() {
+    // xs[i] = i (i < 7); ys = 2x+1; qs = x*x; s1 = sum ys; s2 = sum qs; ds = ys - qs
+    // (reads both); s3 = sum ds; the result is s1 * 10000 + s2 * 100 + s3.
+    let source = r#"
+func.func @shared() -> i64 {
+  %n = arith.constant 7 : index
+  %z = arith.constant 0 : i64
+  %xs = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    array.yield %v : i64
+  }
+  %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %c2 = arith.constant 2 : i64
+    %c1 = arith.constant 1 : i64
+    %t = arith.muli %x, %c2 : i64
+    %u = arith.addi %t, %c1 : i64
+    array.yield %u : i64
+  }
+  %qs = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %q = arith.muli %x, %x : i64
+    array.yield %q : i64
+  }
+  %s1 = array.fold %ys init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %a = arith.addi %acc, %x : i64
+    array.yield %a : i64
+  }
+  %s2 = array.fold %qs init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %a = arith.addi %acc, %x : i64
+    array.yield %a : i64
+  }
+  %ds = array.map %ys, %qs : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%y: i64, %q: i64):
+    %d = arith.subi %y, %q : i64
+    array.yield %d : i64
+  }
+  %s3 = array.fold %ds init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %a = arith.addi %acc, %x : i64
+    array.yield %a : i64
+  }
+  %a = tensor.extract %s1[] : tensor<i64>
+  %b = tensor.extract %s2[] : tensor<i64>
+  %c = tensor.extract %s3[] : tensor<i64>
+  %k4 = arith.constant 10000 : i64
+  %k2 = arith.constant 100 : i64
+  %p = arith.muli %a, %k4 : i64
+  %q = arith.muli %b, %k2 : i64
+  %pq = arith.addi %p, %q : i64
+  %r = arith.addi %pq, %c : i64
+  return %r : i64
+}
+"#;
+    let (expected, got, clusters) = fuse_and_jit(source, "shared");
+    // s1 = 49, s2 = 91, s3 = -42 → 490000 + 9100 - 42.
+    assert_eq!(expected, 499058);
+    assert_eq!(got, expected);
+    assert_eq!(clusters, 1, "every combinator fuses into one loop");
 }
