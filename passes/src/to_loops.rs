@@ -24,9 +24,30 @@
 //!   cluster's outputs get buffers (diagonal producers included). Fold results must not
 //!   be read by other leaves of the cluster.
 //!
+//! * Third slice: `array.scan` outside clusters → `scf.parallel` over the outer
+//!   dimensions (none for rank 1) around an `scf.for` over the innermost dimension
+//!   carrying the accumulators; the row is visited at `k` (left) or `n-1-k` (right);
+//!   inclusive scans combine then store, exclusive scans store the accumulator then
+//!   combine. `array.scatter` outside clusters → a copy of the destination
+//!   (`memref.alloc` + `memref.copy` from `bufferization.to_buffer`), then a
+//!   *sequential* `scf.for` nest over the values' index space (source order, which the
+//!   interpreter uses too, so non-commutative combines agree): the index arrays are
+//!   loaded (`arith.index_cast` for integer indices), and inside an `scf.if` bounds
+//!   check (`cmpi ult` per dimension, so negative indices fail too) the old element is
+//!   combined with the value and stored. An out-of-range index is skipped by compiled
+//!   code; the reference interpreter reports an error there.
+//!
+//! * Third slice, gathers in clusters: a cluster leaf may be an `array.gather` (order
+//!   0) whose iteration space is its index arrays'; its source is read from outside, or
+//!   is a producer fused into it (a map, generate or gather whose `array.order` is the
+//!   gather's `array.label`, read by nothing else). Such a producer is not given its
+//!   own iteration: its element function runs inside the gather's loop at the gathered
+//!   index, its inputs loaded there in turn (seed 000 simple1: `xs[is[k]]`; simple2:
+//!   `xs[is1[is2[k]]]`). Folds fused into gathers (simple4) are kept whole.
+//!
 //! The pass runs on a module (`builtin.module(array-to-loops)`) and lowers every
 //! function in it. Everything else is left as it is, so the pass is partial but always correct: clusters
-//! with any other leaf (or sizes not provably equal) are kept whole, and scan, filter, scatter,
+//! with any other leaf (or sizes not provably equal) are kept whole, and so are filter,
 //! expand, and combinators whose arrays have a tensor encoding or an element type
 //! that memrefs cannot hold.
 
@@ -44,7 +65,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-to-loops",
-    description: "Lower map, generate, fold and gather outside clusters, and clusters of maps, generates and folds, to scf loop nests over memrefs",
+    description: "Lower map, generate, fold, gather, scan and scatter outside clusters, and clusters of maps, generates and folds, to scf loop nests over memrefs",
     // Scheduled on the module, not on functions: the pass loads the dialects it creates
     // ops of (the pass bridge declares no dependent dialects), which is only safe
     // outside the pass manager's multi-threaded execution of function passes.
@@ -66,7 +87,13 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
         if matches!(
             op.name().as_string_ref().as_str(),
-            Ok("array.map" | "array.generate" | "array.fold" | "array.gather" | "array.cluster")
+            Ok("array.map"
+                | "array.generate"
+                | "array.fold"
+                | "array.gather"
+                | "array.scan"
+                | "array.scatter"
+                | "array.cluster")
         ) {
             targets.push(op.to_raw());
         }
@@ -92,6 +119,8 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
             "array.generate" => b.lower_generate(op),
             "array.gather" => b.lower_gather(op),
             "array.fold" => b.lower_fold(op),
+            "array.scan" => b.lower_scan(op),
+            "array.scatter" => b.lower_scatter(op),
             _ => unreachable!(),
         }
     }
@@ -491,6 +520,158 @@ impl<'c> Builder<'c> {
 }
 
 // ---------------------------------------------------------------------------
+// Third slice: scan and scatter outside clusters.
+// ---------------------------------------------------------------------------
+
+impl<'c> Builder<'c> {
+    /// A one-result op `name` with `operands`, `attributes` and result type `result`.
+    fn simple(
+        &self,
+        anchor: Op,
+        name: &str,
+        operands: &[Val],
+        attributes: &[(&str, Attribute<'c>)],
+        result: Type<'c>,
+    ) -> Val {
+        let attributes: Vec<(Identifier, Attribute)> =
+            attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
+        self.put1(
+            anchor,
+            self.op(name)
+                .add_operands(&vs(operands))
+                .add_attributes(&attributes)
+                .add_results(&[result])
+                .build()
+                .unwrap_or_else(|_| panic!("valid {name}")),
+        )
+    }
+
+    /// `array.scan` → `scf.parallel` over the outer dimensions (none for rank 1) around
+    /// an `scf.for` over the innermost dimension carrying the accumulators. The row is
+    /// visited at `k` (left) or `n-1-k` (right); inclusive scans combine then store the
+    /// new accumulators, exclusive scans store the old ones then combine.
+    fn lower_scan(&self, op: Op) {
+        let operands: Vec<Val> = ir::operands(op);
+        let results = ir::results(op);
+        let (inputs, inits) = operands.split_at(operands.len() - results.len());
+        let Some(first) = inputs.first() else { return };
+        let right = ir::int_attribute_inherent(op, "direction") == Some(1);
+        let exclusive = ir::int_attribute_inherent(op, "kind") == Some(1);
+        let mut types: Vec<MlirType> = inputs.iter().map(|i| ir::value_type(*i)).collect();
+        let result_types: Vec<MlirType> = results.iter().map(|r| ir::value_type(*r)).collect();
+        types.extend_from_slice(&result_types);
+        let extents = self.extents(op, &types, *first);
+        let (outer, inner) = extents.split_at(extents.len() - 1);
+        let buffers: Vec<Val> = result_types.iter().map(|t| self.alloc(op, *t, &extents)).collect();
+        let input_buffers: Vec<Val> = inputs.iter().map(|i| self.to_buffer(op, *i)).collect();
+        let last = if right {
+            let one = self.constant_index(op, 1);
+            Some(self.simple(op, "arith.subi", &[inner[0], one], &[], self.index()))
+        } else {
+            None
+        };
+        let (outer_ivs, anchor) = self.parallel(op, outer);
+        let (_, k, accumulators, yield_op) = self.for_loop(anchor, inner[0], inits);
+        let position = match last {
+            Some(last) => self.simple(yield_op, "arith.subi", &[last, k], &[], self.index()),
+            None => k,
+        };
+        let mut at = outer_ivs.clone();
+        at.push(position);
+        if exclusive {
+            for (a, buffer) in accumulators.iter().zip(&buffers) {
+                self.store(yield_op, *a, *buffer, &at);
+            }
+        }
+        let mut arguments = accumulators;
+        arguments.extend(input_buffers.iter().map(|b| self.load(yield_op, *b, &at)));
+        let new = inline_body(op, 0, &arguments, yield_op);
+        if !exclusive {
+            for (a, buffer) in new.iter().zip(&buffers) {
+                self.store(yield_op, *a, *buffer, &at);
+            }
+        }
+        ir::set_operands(yield_op, &new);
+        let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
+        replace_and_erase(op, &tensors);
+    }
+
+    /// `array.scatter` → a copy of the destination (`memref.alloc` + `memref.copy`),
+    /// then a sequential `scf.for` nest over the values' index space (source order, as
+    /// the interpreter applies non-commutative combines): the element's destination
+    /// index is loaded (`arith.index_cast` for integer indices) and, inside an `scf.if`
+    /// bounds check, the old element is combined with the value and stored. An index out
+    /// of range is skipped (the reference interpreter reports an error there).
+    fn lower_scatter(&self, op: Op) {
+        let operands = ir::operands(op);
+        let dest = operands[0];
+        let values = *operands.last().expect("scatter has values");
+        let indices = &operands[1..operands.len() - 1];
+        let dest_type = ir::value_type(dest);
+        let result_type = ir::value_type(ir::results(op)[0]);
+        let dest_extents = self.extents(op, &[dest_type, result_type], dest);
+        let mut types: Vec<MlirType> = vec![ir::value_type(values)];
+        types.extend(indices.iter().map(|i| ir::value_type(*i)));
+        let value_extents = self.extents(op, &types, values);
+        let source = self.to_buffer(op, dest);
+        let buffer = self.alloc(op, result_type, &dest_extents);
+        self.put(op, self.op("memref.copy").add_operands(&[v(source), v(buffer)]).build().expect("valid memref.copy"));
+        let value_buffer = self.to_buffer(op, values);
+        let index_buffers: Vec<Val> = indices.iter().map(|i| self.to_buffer(op, *i)).collect();
+        let mut anchor = op;
+        let mut ivs = Vec::new();
+        for extent in &value_extents {
+            let (_, iv, _, yield_op) = self.for_loop(anchor, *extent, &[]);
+            ivs.push(iv);
+            anchor = yield_op;
+        }
+        let at: Vec<Val> = index_buffers
+            .iter()
+            .map(|b| {
+                let i = self.load(anchor, *b, &ivs);
+                self.index_cast(anchor, i)
+            })
+            .collect();
+        // 0 <= at[d] < extent[d], as one unsigned comparison per dimension.
+        let i1 = Type::from(melior::ir::r#type::IntegerType::new(self.context, 1));
+        let ult: Attribute =
+            IntegerAttribute::new(Type::from(melior::ir::r#type::IntegerType::new(self.context, 64)), 6).into();
+        let mut in_range: Option<Val> = None;
+        for (i, extent) in at.iter().zip(&dest_extents) {
+            let c = self.simple(anchor, "arith.cmpi", &[*i, *extent], &[("predicate", ult)], i1);
+            in_range = Some(match in_range {
+                Some(p) => self.simple(anchor, "arith.andi", &[p, c], &[], i1),
+                None => c,
+            });
+        }
+        let body_anchor = match in_range {
+            Some(condition) => {
+                let block = Block::new(&[]);
+                block.append_operation(self.op("scf.yield").build().expect("valid scf.yield"));
+                let then_region = Region::new();
+                then_region.append_block(block);
+                let if_op = self.put(
+                    anchor,
+                    self.op("scf.if")
+                        .add_operands(&[v(condition)])
+                        .add_regions([then_region, Region::new()])
+                        .build()
+                        .expect("valid scf.if"),
+                );
+                ir::terminator(ir::first_block(ir::region(if_op, 0)))
+            }
+            None => anchor,
+        };
+        let old = self.load(body_anchor, buffer, &at);
+        let new = self.load(body_anchor, value_buffer, &ivs);
+        let combined = inline_body(op, 0, &[old, new], body_anchor);
+        self.store(body_anchor, combined[0], buffer, &at);
+        let tensor = self.to_tensor(op, buffer, result_type);
+        replace_and_erase(op, &[tensor]);
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Clusters (second slice): a cluster whose leaves are maps, generates and folds over
 // one iteration space becomes one loop nest.
 // ---------------------------------------------------------------------------
@@ -566,6 +747,10 @@ fn key(v: Val) -> usize {
     v.ptr as usize
 }
 
+fn key_op(op: Op) -> usize {
+    op.ptr as usize
+}
+
 /// The op owning `v`: its defining op, or the op whose region holds the block of a
 /// block argument.
 fn owner_of(v: Val) -> Op {
@@ -592,6 +777,9 @@ enum Sym {
     Space(Vec<Extent>),
     /// A result of one of the cluster's folds (rank one less than the space).
     Fold,
+    /// A result of a producer fused into a gather (it runs in order `.0`, the
+    /// gather's label); `.1` is the producer.
+    Deferred(i64, Op),
 }
 
 #[derive(Clone, Copy)]
@@ -600,6 +788,9 @@ enum Elem {
     Value(Val),
     /// Accumulator `k` (global index over all folds' accumulators).
     Fold(usize),
+    /// Result `.1` of producer `.0`, computed inside a gather's loop at the gathered
+    /// index.
+    Deferred(Op, usize),
 }
 
 /// Walks the fusion tree rooted at `node` (a fusion node or a leaf), calling `leaf` for
@@ -695,22 +886,70 @@ fn plan_cluster(cluster: Op) -> Option<ClusterPlan> {
     let mut spaces: Vec<Vec<Extent>> = Vec::new();
     let mut inits: Vec<Val> = Vec::new();
     let mut env = std::collections::HashMap::new();
+    // How often each producer fused into a gather is read (at most once: its element
+    // function is moved into the gather's loop).
+    let mut deferred_reads: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     let mut leaf = |op: Op, env: &std::collections::HashMap<usize, Sym>| -> Option<Vec<Sym>> {
         let name = ir::op_name(op);
-        if !matches!(name.as_str(), "array.map" | "array.generate" | "array.fold")
+        if !matches!(name.as_str(), "array.map" | "array.generate" | "array.fold" | "array.gather")
             || !supported(op)
-            || ir::int_attribute(op, "array.order").is_some_and(|o| o != 0)
             || !body_is_closed(op, cluster)
         {
             return None;
         }
         let operands = ir::operands(op);
         let results = ir::results(op);
+        let order = ir::int_attribute(op, "array.order").unwrap_or(0);
+        // A read of `x` by a computation running in order `wanted` (≠ 0): from outside,
+        // or a producer of that order read once.
+        let mut deferred_read = |x: Val, wanted: i64| -> bool {
+            match env.get(&key(x)) {
+                Some(Sym::Deferred(o, p)) if *o == wanted => {
+                    let n = deferred_reads.entry(key_op(*p)).or_insert(0);
+                    *n += 1;
+                    *n == 1
+                }
+                Some(_) => false,
+                None => defined_outside(x, cluster),
+            }
+        };
+        if order != 0 {
+            // Fused into a gather of label `order`: computed at the gathered index.
+            let ok = match name.as_str() {
+                "array.generate" => operands.iter().all(|o| defined_outside(*o, cluster)),
+                "array.map" => operands.iter().all(|x| deferred_read(*x, order)),
+                "array.gather" => {
+                    let label = ir::int_attribute(op, "array.label")?;
+                    deferred_read(operands[0], label) && operands[1..].iter().all(|x| deferred_read(*x, order))
+                }
+                _ => false,
+            };
+            return ok.then(|| vec![Sym::Deferred(order, op); results.len()]);
+        }
+        if name == "array.gather" {
+            let label = ir::int_attribute(op, "array.label")?;
+            if !deferred_read(operands[0], label) {
+                return None;
+            }
+            let mut index_spaces = operands[1..].iter().map(|x| match env.get(&key(*x)) {
+                Some(Sym::Space(s)) => Some(s.clone()),
+                Some(_) => None,
+                None => defined_outside(*x, cluster).then(|| keys_of(*x)),
+            });
+            let space = index_spaces.next()??;
+            for other in index_spaces {
+                if other? != space {
+                    return None;
+                }
+            }
+            spaces.push(space.clone());
+            return Some(vec![Sym::Space(space)]);
+        }
         // The space of an array input: from the tree, or from outside.
         let input_space = |x: Val| -> Option<Vec<Extent>> {
             match env.get(&key(x)) {
                 Some(Sym::Space(s)) => Some(s.clone()),
-                Some(Sym::Fold) => None,
+                Some(Sym::Fold | Sym::Deferred(..)) => None,
                 None => defined_outside(x, cluster).then(|| keys_of(x)),
             }
         };
@@ -757,6 +996,7 @@ fn plan_cluster(cluster: Op) -> Option<ClusterPlan> {
         let expected = match o {
             Sym::Space(_) => space.len(),
             Sym::Fold => space.len() - 1,
+            Sym::Deferred(..) => return None,
         };
         if ir::rank(*t) != Some(expected as i64) {
             return None;
@@ -784,6 +1024,45 @@ impl<'c> Builder<'c> {
         }
     }
 
+    /// The element of array `x` at index `at`: a load from outside (buffers made before
+    /// `loop_root`), or the element function of the producer fused into a gather, run at
+    /// `at` (its inputs read at `at` in turn; a gather producer reads its source at the
+    /// index it loads).
+    fn value_at(
+        &self,
+        x: Val,
+        at: &[Val],
+        env: &std::collections::HashMap<usize, Elem>,
+        anchor: Op,
+        loop_root: Op,
+        buffers: &mut std::collections::HashMap<usize, Val>,
+    ) -> Val {
+        let Some(Elem::Deferred(producer, r)) = env.get(&key(x)).copied() else {
+            let buffer = *buffers.entry(key(x)).or_insert_with(|| self.to_buffer(loop_root, x));
+            return self.load(anchor, buffer, at);
+        };
+        let operands = ir::operands(producer);
+        let values = match ir::op_name(producer).as_str() {
+            "array.generate" => inline_body(producer, 0, at, anchor),
+            "array.map" => {
+                let elements: Vec<Val> =
+                    operands.iter().map(|y| self.value_at(*y, at, env, anchor, loop_root, buffers)).collect();
+                inline_body(producer, 0, &elements, anchor)
+            }
+            _ => {
+                let inner: Vec<Val> = operands[1..]
+                    .iter()
+                    .map(|y| {
+                        let i = self.value_at(*y, at, env, anchor, loop_root, buffers);
+                        self.index_cast(anchor, i)
+                    })
+                    .collect();
+                vec![self.value_at(operands[0], &inner, env, anchor, loop_root, buffers)]
+            }
+        };
+        values[r]
+    }
+
     /// One loop nest for the whole cluster: `scf.parallel` over the space (over its
     /// outer dimensions around an `scf.for` carrying every fold's accumulators when the
     /// cluster has folds); the leaves' element functions in tree order inside; bound
@@ -798,6 +1077,7 @@ impl<'c> Builder<'c> {
             .map(|(t, o)| match o {
                 Sym::Space(_) => self.alloc(cluster, *t, &extents),
                 Sym::Fold => self.alloc(cluster, *t, outer),
+                Sym::Deferred(..) => unreachable!("the plan rejects deferred outputs"),
             })
             .collect();
         let has_folds = !plan.inits.is_empty();
@@ -827,7 +1107,7 @@ impl<'c> Builder<'c> {
         let mut element = |x: Val, env: &std::collections::HashMap<usize, Elem>| -> Val {
             match env.get(&key(x)) {
                 Some(Elem::Value(e)) => *e,
-                Some(Elem::Fold(_)) => unreachable!("the plan rejects fold results read by leaves"),
+                Some(Elem::Fold(_) | Elem::Deferred(..)) => unreachable!("the plan rejects these reads"),
                 None => *loads.entry(key(x)).or_insert_with(|| {
                     let buffer = *buffers_of.entry(key(x)).or_insert_with(|| self.to_buffer(loop_root, x));
                     self.load(body_anchor, buffer, &ivs)
@@ -835,10 +1115,25 @@ impl<'c> Builder<'c> {
             }
         };
         let mut env = std::collections::HashMap::new();
+        let mut gathered_buffers: std::collections::HashMap<usize, Val> = std::collections::HashMap::new();
         let mut leaf = |op: Op, env: &std::collections::HashMap<usize, Elem>| -> Option<Vec<Elem>> {
             let operands = ir::operands(op);
             let n = ir::results(op).len();
+            if ir::int_attribute(op, "array.order").unwrap_or(0) != 0 {
+                return Some((0..n).map(|r| Elem::Deferred(op, r)).collect());
+            }
             match ir::op_name(op).as_str() {
+                "array.gather" => {
+                    let at: Vec<Val> = operands[1..]
+                        .iter()
+                        .map(|x| {
+                            let i = element(*x, env);
+                            self.index_cast(body_anchor, i)
+                        })
+                        .collect();
+                    let value = self.value_at(operands[0], &at, env, body_anchor, loop_root, &mut gathered_buffers);
+                    Some(vec![Elem::Value(value)])
+                }
                 "array.generate" => Some(inline_body(op, 0, &ivs, body_anchor).into_iter().map(Elem::Value).collect()),
                 "array.map" => {
                     let elements: Vec<Val> = operands.iter().map(|x| element(*x, env)).collect();
@@ -872,6 +1167,7 @@ impl<'c> Builder<'c> {
             match output {
                 Elem::Value(e) => self.store(body_anchor, *e, *buffer, &ivs),
                 Elem::Fold(k) => self.store(outer_anchor, finals[*k], *buffer, &outer_ivs),
+                Elem::Deferred(..) => unreachable!("the plan rejects deferred outputs"),
             }
         }
         let tensors: Vec<Val> =

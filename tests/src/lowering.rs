@@ -424,3 +424,234 @@ func.func @shared() -> i64 {
     assert_eq!(got, expected);
     assert_eq!(clusters, 1, "every combinator fuses into one loop");
 }
+
+// ---------------------------------------------------------------------------
+// Third slice: scan and scatter outside clusters.
+// ---------------------------------------------------------------------------
+
+#[test]
+fn scans_in_all_four_forms() {
+    // xs[i] = i + 1 (i < 5); the combine a*2 + x is not commutative, so direction and
+    // kind both show. Each scan is reduced to one number with the fold acc*1000 + x
+    // (every element is below 1000), and the four are summed with weights.
+    let scan = |name: &str, dir: &str, kind: &str| {
+        format!(
+            r#"
+  %{name} = array.scan {dir} {kind} %xs init(%c3 : i64) : tensor<?xi64> -> tensor<?xi64> {{
+  ^bb0(%a: i64, %x: i64):
+    %t = arith.muli %a, %c2 : i64
+    %u = arith.addi %t, %x : i64
+    array.yield %u : i64
+  }}
+  %{name}f = array.fold %{name} init(%z : i64) : tensor<?xi64> -> tensor<i64> {{
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.muli %acc, %k : i64
+    %u = arith.addi %t, %x : i64
+    array.yield %u : i64
+  }}
+  %{name}e = tensor.extract %{name}f[] : tensor<i64>
+"#
+        )
+    };
+    let source = format!(
+        r#"
+func.func @scans() -> i64 {{
+  %n = arith.constant 5 : index
+  %z = arith.constant 0 : i64
+  %c2 = arith.constant 2 : i64
+  %c3 = arith.constant 3 : i64
+  %k = arith.constant 1000 : i64
+  %xs = array.generate (%n) : tensor<?xi64> {{
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    %one = arith.constant 1 : i64
+    %w = arith.addi %v, %one : i64
+    array.yield %w : i64
+  }}
+{}{}{}{}
+  %w1 = arith.constant 1 : i64
+  %w2 = arith.constant 3 : i64
+  %w3 = arith.constant 7 : i64
+  %w4 = arith.constant 13 : i64
+  %p1 = arith.muli %lie, %w1 : i64
+  %p2 = arith.muli %lee, %w2 : i64
+  %p3 = arith.muli %rie, %w3 : i64
+  %p4 = arith.muli %ree, %w4 : i64
+  %s12 = arith.addi %p1, %p2 : i64
+  %s34 = arith.addi %p3, %p4 : i64
+  %r = arith.addi %s12, %s34 : i64
+  return %r : i64
+}}
+"#,
+        scan("li", "left", "inclusive"),
+        scan("le", "left", "exclusive"),
+        scan("ri", "right", "inclusive"),
+        scan("re", "right", "exclusive"),
+    );
+    assert_same(&source, "scans", Some(3_048_536_806_504_491));
+}
+
+#[test]
+fn two_dimensional_right_exclusive_scan() {
+    // m[i][j] = 10*i + j (3x4); right exclusive scan of each row with a*2 + x, init 1;
+    // every row reduced with acc*1000 + x, the rows summed.
+    let source = r#"
+func.func @scan2d() -> i64 {
+  %r3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %z = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %c2 = arith.constant 2 : i64
+  %k = arith.constant 1000 : i64
+  %m = array.generate (%r3, %c4) : tensor<?x?xi64> {
+  ^bb0(%i: index, %j: index):
+    %a = arith.index_cast %i : index to i64
+    %b = arith.index_cast %j : index to i64
+    %ten = arith.constant 10 : i64
+    %t = arith.muli %a, %ten : i64
+    %u = arith.addi %t, %b : i64
+    array.yield %u : i64
+  }
+  %s = array.scan right exclusive %m init(%one : i64) : tensor<?x?xi64> -> tensor<?x?xi64> {
+  ^bb0(%a: i64, %x: i64):
+    %t = arith.muli %a, %c2 : i64
+    %u = arith.addi %t, %x : i64
+    array.yield %u : i64
+  }
+  %rows = array.fold %s init(%z : i64) : tensor<?x?xi64> -> tensor<?xi64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.muli %acc, %k : i64
+    %u = arith.addi %t, %x : i64
+    array.yield %u : i64
+  }
+  %all = array.fold %rows init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %u = arith.addi %acc, %x : i64
+    array.yield %u : i64
+  }
+  %r = tensor.extract %all[] : tensor<i64>
+  return %r : i64
+}
+"#;
+    assert_same(source, "scan2d", Some(285_126_045_003));
+}
+
+#[test]
+fn histogram_and_ordered_scatter() {
+    // is[k] = (k*k) mod 5 as i32 for k < 10 → buckets 0,1,4,4,1,0,1,4,4,1; a histogram
+    // of ones by `+` into 5 zeros gives 2,4,0,0,4. A second scatter of vs[k] = k with
+    // the non-commutative old*10 + new shows that the elements are combined in source
+    // order. Both results are encoded with the fold acc*1000 + x (histogram) and summed.
+    let source = r#"
+func.func @histogram() -> i64 {
+  %n = arith.constant 10 : index
+  %b = arith.constant 5 : index
+  %z = arith.constant 0 : i64
+  %k = arith.constant 1000 : i64
+  %is = array.generate (%n) : tensor<?xi32> {
+  ^bb0(%i: index):
+    %sq = arith.muli %i, %i : index
+    %c5 = arith.constant 5 : index
+    %m = arith.remui %sq, %c5 : index
+    %v = arith.index_cast %m : index to i32
+    array.yield %v : i32
+  }
+  %ones, %vs = array.generate (%n) : tensor<?xi64>, tensor<?xi64> {
+  ^bb0(%i: index):
+    %o = arith.constant 1 : i64
+    %v = arith.index_cast %i : index to i64
+    array.yield %o, %v : i64, i64
+  }
+  %zeros = array.generate (%b) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %o = arith.constant 0 : i64
+    array.yield %o : i64
+  }
+  %zeros2 = array.generate (%b) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %o = arith.constant 0 : i64
+    array.yield %o : i64
+  }
+  %h = array.scatter %zeros[%is], %ones : tensor<?xi64>[tensor<?xi32>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %s = arith.addi %old, %new : i64
+    array.yield %s : i64
+  }
+  %o = array.scatter %zeros2[%is], %vs : tensor<?xi64>[tensor<?xi32>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %ten = arith.constant 10 : i64
+    %t = arith.muli %old, %ten : i64
+    %s = arith.addi %t, %new : i64
+    array.yield %s : i64
+  }
+  %hf = array.fold %h init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.muli %acc, %k : i64
+    %u = arith.addi %t, %x : i64
+    array.yield %u : i64
+  }
+  %of = array.fold %o init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %u = arith.addi %acc, %x : i64
+    array.yield %u : i64
+  }
+  %a = tensor.extract %hf[] : tensor<i64>
+  %c = tensor.extract %of[] : tensor<i64>
+  %r = arith.addi %a, %c : i64
+  return %r : i64
+}
+"#;
+    // Histogram 2,4,0,0,4 → 2004000000004. Ordered: bucket 0 ← 0,5 → 5; bucket 1 ← 1,4,6,9
+    // → 1469; bucket 4 ← 2,3,7,8 → 2378; sum 3852.
+    assert_same(source, "histogram", Some(2_004_000_000_004 + 3852));
+}
+
+#[test]
+fn fused_gather_simple1_is_one_loop() {
+    // seed 000 simple1 with generated inputs: xs[i] = i (i < 8), is[k] = (3k) mod 8 as
+    // i32 (k < 8, a permutation), as = 2x + 1 fused into the gather, then summed. The
+    // generate feeding `is` and the fold fuse too, so the map runs at the gathered index.
+    let source = r#"
+func.func @simple1() -> i64 {
+  %n = arith.constant 8 : index
+  %z = arith.constant 0 : i64
+  %k = arith.constant 100 : i64
+  %xs = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    array.yield %v : i64
+  }
+  %is = array.generate (%n) : tensor<?xi32> {
+  ^bb0(%i: index):
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    %t = arith.muli %i, %c3 : index
+    %m = arith.remui %t, %c8 : index
+    %v = arith.index_cast %m : index to i32
+    array.yield %v : i32
+  }
+  %as = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %c2 = arith.constant 2 : i64
+    %c1 = arith.constant 1 : i64
+    %twice = arith.muli %x, %c2 : i64
+    %a = arith.addi %twice, %c1 : i64
+    array.yield %a : i64
+  }
+  %bs = array.gather %as[%is] : tensor<?xi64>[tensor<?xi32>] -> tensor<?xi64>
+  %s = array.fold %bs init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.muli %acc, %k : i64
+    %u = arith.addi %t, %x : i64
+    array.yield %u : i64
+  }
+  %r = tensor.extract %s[] : tensor<i64>
+  return %r : i64
+}
+"#;
+    let (expected, got, clusters) = fuse_and_jit(source, "simple1");
+    // bs = 2*is[k] + 1 for is = 0,3,6,1,4,7,2,5 → 1,7,13,3,9,15,5,11 in base 100.
+    assert_eq!(expected, 1_07_13_03_09_15_05_11);
+    assert_eq!(got, expected);
+    assert_eq!(clusters, 1, "generates, map, gather and fold fuse into one loop");
+}
