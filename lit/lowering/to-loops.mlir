@@ -135,11 +135,11 @@ func.func @gather(%xs: tensor<?x?xf32>, %is: tensor<?xindex>, %js: tensor<?xi32>
   return %r : tensor<?xf32>
 }
 
-// Outside the slice: a filter, and a cluster with a filter leaf (its map included), are
-// left as they are (the map feeding the filter is lowered).
+// Outside the slice: a reverse, and a cluster with a filter leaf (its map included), are
+// left as they are (the map feeding the reverse is lowered).
 // CHECK-LABEL: func.func @partial(
 // CHECK:         scf.parallel
-// CHECK:         array.filter
+// CHECK:         array.reverse
 // CHECK:         array.cluster
 // CHECK:           array.map
 // CHECK:           array.filter
@@ -150,11 +150,7 @@ func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
     %y = arith.addi %x, %x : i64
     array.yield %y : i64
   }
-  %gts = array.filter %ys : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %p = arith.cmpi sgt, %x, %c0 : i64
-    array.yield %p : i1
-  }
+  %gts = array.reverse %ys : tensor<?xi64>
   %zs = array.cluster -> tensor<?xi64> {
     %v = array.vertical -> tensor<?xi64> producer {
       %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {

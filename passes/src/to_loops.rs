@@ -45,11 +45,25 @@
 //!   index, its inputs loaded there in turn (seed 000 simple1: `xs[is[k]]`; simple2:
 //!   `xs[is1[is2[k]]]`). Folds fused into gathers (simple4) are kept whole.
 //!
+//! * Fourth slice: `array.filter` and `array.expand` of vectors outside clusters,
+//!   sequentially. Filter: result buffers of the input length (an upper bound), one
+//!   `scf.for` over the input carrying the output count; the predicate runs on the
+//!   loaded elements and, under `scf.if`, every input's element is stored at `count`
+//!   and the count incremented; the results are the first `count` elements
+//!   (`memref.reinterpret_cast` to identity layout, so bufferization, deallocation and
+//!   the LLVM lowering see an ordinary view of the alloc). Expand: a first `scf.for`
+//!   sums the `count` region (a clone of the op, via `mlirOperationClone`) into the
+//!   total length; the results are allocated with it; a second `scf.for` carries the
+//!   running offset around an inner `scf.for` over `0..count` storing the `get` region's
+//!   values at `offset + j`. Negative counts are taken as 0 (the interpreter reports
+//!   an error there).
+//!
 //! The pass runs on a module (`builtin.module(array-to-loops)`) and lowers every
 //! function in it. Everything else is left as it is, so the pass is partial but always correct: clusters
-//! with any other leaf (or sizes not provably equal) are kept whole, and so are filter,
-//! expand, and combinators whose arrays have a tensor encoding or an element type
-//! that memrefs cannot hold.
+//! with any other leaf (or sizes not provably equal) are kept whole, and so are filters
+//! and expands of higher rank, the other combinators (backpermute, permute, reverse,
+//! replicate, …), and combinators whose arrays have a tensor encoding or an element
+//! type that memrefs cannot hold.
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions};
 use crate::ir::{self, Op, Val};
@@ -65,7 +79,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-to-loops",
-    description: "Lower map, generate, fold, gather, scan and scatter outside clusters, and clusters of maps, generates and folds, to scf loop nests over memrefs",
+    description: "Lower map, generate, fold, gather, scan, scatter, filter and expand outside clusters, and clusters of maps, generates, folds and gathers, to scf loop nests over memrefs",
     // Scheduled on the module, not on functions: the pass loads the dialects it creates
     // ops of (the pass bridge declares no dependent dialects), which is only safe
     // outside the pass manager's multi-threaded execution of function passes.
@@ -93,6 +107,8 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
                 | "array.gather"
                 | "array.scan"
                 | "array.scatter"
+                | "array.filter"
+                | "array.expand"
                 | "array.cluster")
         ) {
             targets.push(op.to_raw());
@@ -121,6 +137,9 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
             "array.fold" => b.lower_fold(op),
             "array.scan" => b.lower_scan(op),
             "array.scatter" => b.lower_scatter(op),
+            "array.filter" if vectors_only(op) => b.lower_filter(op),
+            "array.expand" if vectors_only(op) => b.lower_expand(op),
+            "array.filter" | "array.expand" => {}
             _ => unreachable!(),
         }
     }
@@ -1173,5 +1192,165 @@ impl<'c> Builder<'c> {
         let tensors: Vec<Val> =
             buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(cluster, *b, *t)).collect();
         replace_and_erase(cluster, &tensors);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Fourth slice: filter and expand outside clusters, sequentially.
+// ---------------------------------------------------------------------------
+
+/// Filter and expand are lowered for vectors only: every input and result of rank 1,
+/// every result of dynamic length.
+fn vectors_only(op: Op) -> bool {
+    let ranks_ok = ir::operands(op).into_iter().chain(ir::results(op)).all(|x| ir::rank(ir::value_type(x)) == Some(1));
+    ranks_ok
+        && !ir::operands(op).is_empty()
+        && ir::results(op).into_iter().all(|r| static_dim(ir::value_type(r), 0).is_none())
+}
+
+impl<'c> Builder<'c> {
+    /// `scf.if %condition` with results of `types` and both branches, before `anchor`;
+    /// returns the op and the two branches' `scf.yield`s (without operands yet).
+    fn if_else(&self, anchor: Op, condition: Val, types: &[Type<'c>]) -> (Op, Op, Op) {
+        let branch = || {
+            let block = Block::new(&[]);
+            block.append_operation(self.op("scf.yield").build().expect("valid scf.yield"));
+            let region = Region::new();
+            region.append_block(block);
+            region
+        };
+        let if_op = self.put(
+            anchor,
+            self.op("scf.if")
+                .add_operands(&[v(condition)])
+                .add_results(types)
+                .add_regions([branch(), branch()])
+                .build()
+                .expect("valid scf.if"),
+        );
+        let then_yield = ir::terminator(ir::first_block(ir::region(if_op, 0)));
+        let else_yield = ir::terminator(ir::first_block(ir::region(if_op, 1)));
+        (if_op, then_yield, else_yield)
+    }
+
+    /// The first `length` elements of the vector buffer `buffer`, as a buffer of
+    /// identity layout (`memref.reinterpret_cast` at offset 0, stride 1).
+    fn prefix(&self, anchor: Op, buffer: Val, length: Val) -> Val {
+        let t = ir::value_type(buffer);
+        let i64s = |values: &[i64]| -> Attribute<'c> {
+            // SAFETY: building an attribute of the pass's context.
+            unsafe {
+                Attribute::from_raw(mlirDenseI64ArrayGet(self.context.to_raw(), values.len() as isize, values.as_ptr()))
+            }
+        };
+        let dynamic = i64::MIN; // ShapedType::kDynamic
+        self.put1(
+            anchor,
+            self.op("memref.reinterpret_cast")
+                .add_operands(&[v(buffer), v(length)])
+                .add_attributes(&[
+                    (
+                        Identifier::new(self.context, "operandSegmentSizes"),
+                        DenseI32ArrayAttribute::new(self.context, &[1, 0, 1, 0]).into(),
+                    ),
+                    (Identifier::new(self.context, "static_offsets"), i64s(&[0])),
+                    (Identifier::new(self.context, "static_sizes"), i64s(&[dynamic])),
+                    (Identifier::new(self.context, "static_strides"), i64s(&[1])),
+                ])
+                .add_results(&[ty(t)])
+                .build()
+                .expect("valid memref.reinterpret_cast"),
+        )
+    }
+
+    /// `array.filter` → result buffers of the input length (an upper bound), then one
+    /// sequential `scf.for` over the input carrying the output count: the predicate runs
+    /// on the loaded elements and, under `scf.if`, each input's element is stored at
+    /// `count` and the count incremented. The results are the first `count` elements
+    /// (`memref.reinterpret_cast`), as tensors.
+    fn lower_filter(&self, op: Op) {
+        let inputs = ir::operands(op);
+        let result_types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
+        let mut types: Vec<MlirType> = inputs.iter().map(|i| ir::value_type(*i)).collect();
+        types.extend_from_slice(&result_types);
+        let n = self.extents(op, &types, inputs[0])[0];
+        let buffers: Vec<Val> = result_types.iter().map(|t| self.alloc(op, *t, &[n])).collect();
+        let input_buffers: Vec<Val> = inputs.iter().map(|i| self.to_buffer(op, *i)).collect();
+        let zero = self.constant_index(op, 0);
+        let one = self.constant_index(op, 1);
+        let (loop_op, k, counts, yield_op) = self.for_loop(op, n, &[zero]);
+        let count = counts[0];
+        let elements: Vec<Val> = input_buffers.iter().map(|b| self.load(yield_op, *b, &[k])).collect();
+        let keep = inline_body(op, 0, &elements, yield_op)[0];
+        let (if_op, then_yield, else_yield) = self.if_else(yield_op, keep, &[self.index()]);
+        for (e, b) in elements.iter().zip(&buffers) {
+            self.store(then_yield, *e, *b, &[count]);
+        }
+        let next = self.simple(then_yield, "arith.addi", &[count, one], &[], self.index());
+        ir::set_operands(then_yield, &[next]);
+        ir::set_operands(else_yield, &[count]);
+        ir::set_operands(yield_op, &[ir::results(if_op)[0]]);
+        let total = ir::results(loop_op)[0];
+        let tensors: Vec<Val> = buffers
+            .iter()
+            .zip(&result_types)
+            .map(|(b, t)| {
+                let view = self.prefix(op, *b, total);
+                self.to_tensor(op, view, *t)
+            })
+            .collect();
+        replace_and_erase(op, &tensors);
+    }
+
+    /// The segment length of one element: the count region's value as an index,
+    /// negative counts taken as 0.
+    fn segment_length(&self, anchor: Op, count: Val, zero: Val) -> Val {
+        let count = self.index_cast(anchor, count);
+        self.simple(anchor, "arith.maxsi", &[count, zero], &[], self.index())
+    }
+
+    /// `array.expand` → a first `scf.for` summing the `count` region (a clone) over the
+    /// input (the total length), result buffers of that length, then a second `scf.for`
+    /// over the input carrying the running offset, with an inner `scf.for` over
+    /// `0..count` storing the `get` region's values at `offset + j`.
+    fn lower_expand(&self, op: Op) {
+        let inputs = ir::operands(op);
+        let result_types: Vec<MlirType> = ir::results(op).into_iter().map(ir::value_type).collect();
+        let types: Vec<MlirType> = inputs.iter().map(|i| ir::value_type(*i)).collect();
+        let n = self.extents(op, &types, inputs[0])[0];
+        let input_buffers: Vec<Val> = inputs.iter().map(|i| self.to_buffer(op, *i)).collect();
+        let zero = self.constant_index(op, 0);
+        // First pass: the total length, from a clone of the count region.
+        // SAFETY: `op` is live; the clone is unlinked and destroyed below, after its
+        // body has been moved out (its remaining yield only reads moved values).
+        let copy = unsafe { mlirOperationClone(op) };
+        let (sizing, k, totals, yield_op) = self.for_loop(op, n, &[zero]);
+        let elements: Vec<Val> = input_buffers.iter().map(|b| self.load(yield_op, *b, &[k])).collect();
+        let count = inline_body(copy, 0, &elements, yield_op)[0];
+        let count = self.segment_length(yield_op, count, zero);
+        let sum = self.simple(yield_op, "arith.addi", &[totals[0], count], &[], self.index());
+        ir::set_operands(yield_op, &[sum]);
+        // SAFETY: the clone has no uses and is not in a block.
+        unsafe { mlirOperationDestroy(copy) };
+        let total = ir::results(sizing)[0];
+        let buffers: Vec<Val> = result_types.iter().map(|t| self.alloc(op, *t, &[total])).collect();
+        // Second pass: fill the segments.
+        let (_, k, offsets, yield_op) = self.for_loop(op, n, &[zero]);
+        let offset = offsets[0];
+        let elements: Vec<Val> = input_buffers.iter().map(|b| self.load(yield_op, *b, &[k])).collect();
+        let count = inline_body(op, 0, &elements, yield_op)[0];
+        let count = self.segment_length(yield_op, count, zero);
+        let (_, j, _, inner_yield) = self.for_loop(yield_op, count, &[]);
+        let mut arguments = elements.clone();
+        arguments.push(j);
+        let values = inline_body(op, 1, &arguments, inner_yield);
+        let position = self.simple(inner_yield, "arith.addi", &[offset, j], &[], self.index());
+        for (value, buffer) in values.iter().zip(&buffers) {
+            self.store(inner_yield, *value, *buffer, &[position]);
+        }
+        let next = self.simple(yield_op, "arith.addi", &[offset, count], &[], self.index());
+        ir::set_operands(yield_op, &[next]);
+        let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
+        replace_and_erase(op, &tensors);
     }
 }

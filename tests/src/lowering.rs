@@ -222,11 +222,7 @@ func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
     %y = arith.addi %x, %x : i64
     array.yield %y : i64
   }
-  %gts = array.filter %ys : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %p = arith.cmpi sgt, %x, %c0 : i64
-    array.yield %p : i1
-  }
+  %gts = array.reverse %ys : tensor<?xi64>
   %zs = array.cluster -> tensor<?xi64> {
     %v = array.vertical -> tensor<?xi64> producer {
       %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
@@ -253,7 +249,8 @@ func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
     let mut module = array_dialect::source::parse_source(&context, source, "partial.mlir").expect("parses");
     run_pipeline(&context, &mut module, "builtin.module(array-to-loops)");
     let text = module.as_operation().to_string();
-    assert!(text.contains("array.filter"), "the filter is kept:\n{text}");
+    assert!(text.contains("array.reverse"), "the reverse is kept:\n{text}");
+    assert_eq!(text.matches("array.filter").count(), 1, "only the filter inside the cluster is kept:\n{text}");
     assert!(text.contains("array.cluster"), "the cluster is kept:\n{text}");
     assert_eq!(text.matches("array.map").count(), 1, "only the map inside the cluster is kept:\n{text}");
     assert!(text.contains("scf.parallel"), "the map outside the cluster is lowered:\n{text}");
@@ -654,4 +651,242 @@ func.func @simple1() -> i64 {
     assert_eq!(expected, 1_07_13_03_09_15_05_11);
     assert_eq!(got, expected);
     assert_eq!(clusters, 1, "generates, map, gather and fold fuse into one loop");
+}
+
+// ---------------------------------------------------------------------------
+// Fourth slice: filter and expand outside clusters, sequentially.
+// ---------------------------------------------------------------------------
+
+/// Lowers `source` with array-to-loops only; its text.
+fn lowered_text(source: &str) -> String {
+    let context = context();
+    let mut module = array_dialect::source::parse_source(&context, source, "slice4.mlir").expect("parses");
+    run_pipeline(&context, &mut module, "builtin.module(array-to-loops)");
+    module.as_operation().to_string()
+}
+
+const FILTER_TWO: &str = r#"
+func.func @filterTwo() -> i64 {
+  %n = arith.constant 10 : index
+  %z = arith.constant 0 : i64
+  %z32 = arith.constant 0 : i32
+  %xs = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    array.yield %v : i64
+  }
+  %ys = array.generate (%n) : tensor<?xi32> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i32
+    %s = arith.muli %v, %v : i32
+    array.yield %s : i32
+  }
+  %fx, %fy = array.filter %xs, %ys : tensor<?xi64>, tensor<?xi32> -> tensor<?xi64>, tensor<?xi32> {
+  ^bb0(%x: i64, %y: i32):
+    %c2 = arith.constant 2 : i64
+    %c10 = arith.constant 10 : i32
+    %r = arith.remsi %x, %c2 : i64
+    %c1 = arith.constant 1 : i64
+    %odd = arith.cmpi eq, %r, %c1 : i64
+    %big = arith.cmpi sgt, %y, %c10 : i32
+    %p = arith.andi %odd, %big : i1
+    array.yield %p : i1
+  }
+  %sx = array.fold %fx init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %a = arith.addi %acc, %x : i64
+    array.yield %a : i64
+  }
+  %sy = array.fold %fy init(%z32 : i32) : tensor<?xi32> -> tensor<i32> {
+  ^bb0(%acc: i32, %y: i32):
+    %a = arith.addi %acc, %y : i32
+    array.yield %a : i32
+  }
+  %cnt = array.fold %fx init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %one = arith.constant 1 : i64
+    %a = arith.addi %acc, %one : i64
+    array.yield %a : i64
+  }
+  %a = tensor.extract %sx[] : tensor<i64>
+  %b32 = tensor.extract %sy[] : tensor<i32>
+  %b = arith.extsi %b32 : i32 to i64
+  %c = tensor.extract %cnt[] : tensor<i64>
+  %m6 = arith.constant 1000000 : i64
+  %m3 = arith.constant 1000 : i64
+  %a6 = arith.muli %a, %m6 : i64
+  %b3 = arith.muli %b, %m3 : i64
+  %t = arith.addi %a6, %b3 : i64
+  %r = arith.addi %t, %c : i64
+  return %r : i64
+}
+"#;
+
+#[test]
+fn filter_of_two_arrays_then_folds() {
+    // Keeps x odd with y = x² > 10: x = 5, 7, 9 → sum 21, y sum 25+49+81 = 155, count 3.
+    assert_same(FILTER_TWO, "filterTwo", Some(21_155_003));
+    let text = lowered_text(FILTER_TWO);
+    assert!(!text.contains("array.filter"), "{text}");
+    assert!(text.contains("scf.if") && text.contains("memref.reinterpret_cast"), "{text}");
+}
+
+const EXPAND_SEED004: &str = r#"
+func.func @expand3() -> i64 {
+  %n = arith.constant 4 : index
+  %z = arith.constant 0 : i64
+  %xs = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    %c1 = arith.constant 1 : i64
+    %w = arith.addi %v, %c1 : i64
+    array.yield %w : i64
+  }
+  %c3 = arith.constant 3 : index
+  %ys = array.expand %xs : tensor<?xi64> -> tensor<?xi64> count {
+  ^bb0(%a: i64):
+    array.yield %c3 : index
+  } get {
+  ^bb0(%a: i64, %j: index):
+    %jj = arith.index_cast %j : index to i64
+    %y = arith.muli %a, %jj : i64
+    array.yield %y : i64
+  }
+  %s = array.fold %ys init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %a = arith.addi %acc, %x : i64
+    array.yield %a : i64
+  }
+  %r = tensor.extract %s[] : tensor<i64>
+  return %r : i64
+}
+"#;
+
+#[test]
+fn expand_of_seed_004() {
+    // expand (\a -> 3) (\a i -> a*i) [1,2,3,4], summed: 0+1+2 + 0+2+4 + 0+3+6 + 0+4+8.
+    assert_same(EXPAND_SEED004, "expand3", Some(30));
+    let text = lowered_text(EXPAND_SEED004);
+    assert!(!text.contains("array.expand"), "{text}");
+    // The expand's sizing loop, filling loop and segment loop, and the fold's loop.
+    assert_eq!(text.matches("scf.for").count(), 4, "{text}");
+    assert_eq!(text.matches("arith.maxsi").count(), 2, "the count region runs in both passes:\n{text}");
+}
+
+#[test]
+fn expand_with_data_dependent_counts_and_empty_segments() {
+    // xs = 0..5, count x = x mod 3 (0 1 2 0 1 2), two results: 10x + j and j.
+    // Segments: [] [10] [20 21] [] [40] [50 51] → sum 192; j sum 0+0+1+0+0+1 = 2; 6 elements.
+    let source = r#"
+func.func @expandVar() -> i64 {
+  %n = arith.constant 6 : index
+  %z = arith.constant 0 : i64
+  %xs = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    array.yield %v : i64
+  }
+  %ys, %js = array.expand %xs : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> count {
+  ^bb0(%a: i64):
+    %c3 = arith.constant 3 : i64
+    %r = arith.remsi %a, %c3 : i64
+    %k = arith.index_cast %r : i64 to index
+    array.yield %k : index
+  } get {
+  ^bb0(%a: i64, %j: index):
+    %jj = arith.index_cast %j : index to i64
+    %c10 = arith.constant 10 : i64
+    %t = arith.muli %a, %c10 : i64
+    %y = arith.addi %t, %jj : i64
+    array.yield %y, %jj : i64, i64
+  }
+  %s, %sj, %cnt = array.fold %ys, %js, %ys init(%z, %z, %z : i64, i64, i64) : tensor<?xi64>, tensor<?xi64>, tensor<?xi64> -> tensor<i64>, tensor<i64>, tensor<i64> {
+  ^bb0(%a: i64, %b: i64, %c: i64, %y: i64, %j: i64, %y2: i64):
+    %one = arith.constant 1 : i64
+    %a2 = arith.addi %a, %y : i64
+    %b2 = arith.addi %b, %j : i64
+    %c2 = arith.addi %c, %one : i64
+    array.yield %a2, %b2, %c2 : i64, i64, i64
+  }
+  %x = tensor.extract %s[] : tensor<i64>
+  %y = tensor.extract %sj[] : tensor<i64>
+  %c = tensor.extract %cnt[] : tensor<i64>
+  %m1000 = arith.constant 1000 : i64
+  %m100 = arith.constant 100 : i64
+  %x3 = arith.muli %x, %m1000 : i64
+  %y2 = arith.muli %y, %m100 : i64
+  %t = arith.addi %x3, %y2 : i64
+  %r = arith.addi %t, %c : i64
+  return %r : i64
+}
+"#;
+    assert_same(source, "expandVar", Some(192_206));
+}
+
+#[test]
+fn filter_then_expand_and_an_empty_filter() {
+    // xs = 0..7; odd ones 1 3 5 7 expanded to 0..x-1: sums 0 + 3 + 10 + 21 = 34 over
+    // 16 elements; a filter keeping nothing gives an empty vector (fold 0, count 0).
+    let source = r#"
+func.func @chain() -> i64 {
+  %n = arith.constant 8 : index
+  %z = arith.constant 0 : i64
+  %xs = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    array.yield %v : i64
+  }
+  %odd = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %c1 = arith.constant 1 : i64
+    %b = arith.andi %x, %c1 : i64
+    %p = arith.cmpi eq, %b, %c1 : i64
+    array.yield %p : i1
+  }
+  %none = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %c100 = arith.constant 100 : i64
+    %p = arith.cmpi sgt, %x, %c100 : i64
+    array.yield %p : i1
+  }
+  %ys = array.expand %odd : tensor<?xi64> -> tensor<?xi64> count {
+  ^bb0(%a: i64):
+    %k = arith.index_cast %a : i64 to index
+    array.yield %k : index
+  } get {
+  ^bb0(%a: i64, %j: index):
+    %jj = arith.index_cast %j : index to i64
+    array.yield %jj : i64
+  }
+  %s, %cnt = array.fold %ys, %ys init(%z, %z : i64, i64) : tensor<?xi64>, tensor<?xi64> -> tensor<i64>, tensor<i64> {
+  ^bb0(%a: i64, %c: i64, %y: i64, %y2: i64):
+    %one = arith.constant 1 : i64
+    %a2 = arith.addi %a, %y : i64
+    %c2 = arith.addi %c, %one : i64
+    array.yield %a2, %c2 : i64, i64
+  }
+  %e, %ecnt = array.fold %none, %none init(%z, %z : i64, i64) : tensor<?xi64>, tensor<?xi64> -> tensor<i64>, tensor<i64> {
+  ^bb0(%a: i64, %c: i64, %y: i64, %y2: i64):
+    %one = arith.constant 1 : i64
+    %a2 = arith.addi %a, %y : i64
+    %c2 = arith.addi %c, %one : i64
+    array.yield %a2, %c2 : i64, i64
+  }
+  %x = tensor.extract %s[] : tensor<i64>
+  %c = tensor.extract %cnt[] : tensor<i64>
+  %ex = tensor.extract %e[] : tensor<i64>
+  %ec = tensor.extract %ecnt[] : tensor<i64>
+  %m10000 = arith.constant 10000 : i64
+  %m100 = arith.constant 100 : i64
+  %m10 = arith.constant 10 : i64
+  %x4 = arith.muli %x, %m10000 : i64
+  %c2 = arith.muli %c, %m100 : i64
+  %e1 = arith.muli %ex, %m10 : i64
+  %t = arith.addi %x4, %c2 : i64
+  %u = arith.addi %t, %e1 : i64
+  %r = arith.addi %u, %ec : i64
+  return %r : i64
+}
+"#;
+    assert_same(source, "chain", Some(341_600));
 }
