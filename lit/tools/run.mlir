@@ -1,15 +1,17 @@
-// `fuse-opt --run` runs every public function with the reference interpreter on
-// generated inputs; `--run --check` also runs the fused program (array-fusion) and
-// says `match` per function.
+// `fuse-opt --run` runs every public function with the reference interpreter and
+// compiled (JIT) on generated inputs; `--run --check` compares the interpreter with the
+// compiled unfused and the compiled fused (array-fusion) program and says `match`.
 // RUN: fuse-opt %s --run | FileCheck %s --check-prefix=OUT
 // RUN: fuse-opt %s --run --check | FileCheck %s --check-prefix=CHECK
 // RUN: fuse-opt %examples/seed002_normalise2.mlir --run --check --size=100 | FileCheck %s --check-prefix=EXAMPLE
 // RUN: not fuse-opt %s --check 2>&1 | FileCheck %s --check-prefix=BAD
 
-// OUT: @squares: tensor<5xi64>[0, 1, 4, 9, 16]
-// OUT: @sumSquares: tensor<i64>[30]
-// CHECK: @squares: match
-// CHECK: @sumSquares: match
+// OUT: @squares: tensor<5xi64>[0, 1, 4, 9, 16] ({{.*}} interpreter)
+// OUT: @squares: tensor<5xi64>[0, 1, 4, 9, 16] ({{.*}} compiled)
+// OUT: @sumSquares: tensor<i64>[30] ({{.*}} interpreter)
+// OUT: @sumSquares: tensor<i64>[30] ({{.*}} compiled)
+// CHECK: @squares: match (interpreter, unfused, fused)
+// CHECK: @sumSquares: match (interpreter, unfused, fused)
 // EXAMPLE: @normalise2: match
 // EXAMPLE: @normalise2Extended: match
 // BAD: fuse-opt: error: --check needs --run

@@ -3,11 +3,51 @@
 //! (or a checksum for large ones). With `--check`, the program is also put through the
 //! whole fusion pipeline (`array-fusion`) and run again on the same inputs; one line per
 //! function says `match`, or gives the first difference and the exit code is 1.
-//! (Compiled execution on the CPU joins the comparison when the lowering lands.)
+//! Compiled execution (`fusion-codegen`) joins in: `--run` also prints the JIT-compiled
+//! program's outputs and time, and `--check` compares the interpreter with the compiled
+//! unfused and the compiled fused program (`@f: match (interpreter, unfused, fused)`), or
+//! says `not compiled: <reason>` beside the interpreter-only comparison.
 
-use fusion_interpreter::{ElemType, InterpError, Interpreter, Type, Value};
+use fusion_codegen::{Compiled, Variant, compile_file};
+use fusion_interpreter::{ElemType, FunctionInfo, InterpError, Interpreter, Type, Value};
 use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline};
+use std::collections::HashMap;
 use std::path::Path;
+
+/// Relative (and absolute, near zero) tolerance for float results: fusion may
+/// reassociate float reductions. Integers are compared exactly.
+const FLOAT_TOLERANCE: f64 = 1e-9;
+
+/// One compiled variant of the file: the whole module at once, or, if that fails, each
+/// function alone (so one function that cannot be lowered yet spoils only itself).
+struct Jit<'p> {
+    path: &'p Path,
+    variant: Variant,
+    whole: Option<Result<Compiled, String>>,
+    alone: HashMap<String, Result<Compiled, String>>,
+}
+
+impl<'p> Jit<'p> {
+    fn new(path: &'p Path, variant: Variant) -> Self {
+        Jit { path, variant, whole: None, alone: HashMap::new() }
+    }
+
+    /// Calls `f` compiled; the results and the time in ms, or why it is not compiled.
+    fn call(&mut self, f: &FunctionInfo, args: &[Value]) -> Result<(Vec<Value>, f64), String> {
+        let (path, variant) = (self.path, self.variant);
+        let whole = self.whole.get_or_insert_with(|| compile_file(path, variant, None));
+        let compiled = match whole {
+            Ok(c) => c,
+            Err(_) => {
+                match self.alone.entry(f.name.clone()).or_insert_with(|| compile_file(path, variant, Some(&f.name))) {
+                    Ok(c) => c,
+                    Err(reason) => return Err(reason.clone()),
+                }
+            }
+        };
+        compiled.call(&f.name, &f.inputs, &f.results, args)
+    }
+}
 
 /// Options of the runner, taken from the command line.
 pub struct RunOptions {
@@ -141,6 +181,9 @@ pub fn run(options: &RunOptions) -> i32 {
     };
     let interpreter = Interpreter::new(&module);
     let fused_interpreter = fused.as_ref().map(Interpreter::new);
+    let path = Path::new(&options.file);
+    let mut unfused_jit = Jit::new(path, Variant::Unfused);
+    let mut fused_jit = Jit::new(path, Variant::Fused);
     let mut failed = false;
     for f in interpreter.functions().into_iter().filter(|f| f.public && f.defined) {
         let mut rng = Rng(options.seed ^ 0x5EED);
@@ -153,6 +196,13 @@ pub fn run(options: &RunOptions) -> i32 {
                 Ok(values) => {
                     let shown: Vec<String> = values.iter().map(show).collect();
                     println!("@{}: {} ({ms:.2} ms, interpreter)", f.name, shown.join(", "));
+                    match unfused_jit.call(&f, &args) {
+                        Ok((values, ms)) => {
+                            let shown: Vec<String> = values.iter().map(show).collect();
+                            println!("@{}: {} ({ms:.2} ms, compiled)", f.name, shown.join(", "));
+                        }
+                        Err(reason) => println!("@{}: not compiled: {reason}", f.name),
+                    }
                 }
                 Err(e) => {
                     println!("@{}: error: {e}", f.name);
@@ -160,29 +210,54 @@ pub fn run(options: &RunOptions) -> i32 {
                 }
             },
             Some(other) => {
-                let after = other.run(&f.name, args);
+                let after = other.run(&f.name, args.clone());
                 match (&reference, &after) {
-                    (Ok(a), Ok(b)) => match a.iter().zip(b).position(|(x, y)| !x.bitwise_eq(y)) {
-                        None if a.len() == b.len() => {
-                            println!(
-                                "@{}: match (unfused and fused agree on {} result(s); interpreter)",
-                                f.name,
-                                a.len()
-                            )
+                    (Ok(a), Ok(b)) => {
+                        // Compiled code runs only on inputs the interpreter accepts (else
+                        // it could hit undefined behaviour).
+                        let unfused = unfused_jit.call(&f, &args);
+                        let fused = fused_jit.call(&f, &args);
+                        let mut runs: Vec<(&str, &Vec<Value>)> = vec![("fused under the interpreter", b)];
+                        let reason = match (&unfused, &fused) {
+                            (Ok((u, _)), Ok((v, _))) => {
+                                runs.push(("unfused compiled", u));
+                                runs.push(("fused compiled", v));
+                                None
+                            }
+                            (Err(r), _) => Some(format!("unfused: {r}")),
+                            (_, Err(r)) => Some(format!("fused: {r}")),
+                        };
+                        let mismatch = runs.iter().find_map(|(label, values)| {
+                            let i = (0..a.len().max(values.len())).find(|&i| match (a.get(i), values.get(i)) {
+                                (Some(x), Some(y)) => !x.approx_eq(y, FLOAT_TOLERANCE),
+                                _ => true,
+                            })?;
+                            Some((*label, *values, i))
+                        });
+                        match (mismatch, reason) {
+                            (Some((label, values, i)), _) => {
+                                println!(
+                                    "@{}: MISMATCH in result #{i}: interpreter {} vs {label} {}",
+                                    f.name,
+                                    a.get(i).map(show).unwrap_or_default(),
+                                    values.get(i).map(show).unwrap_or_default()
+                                );
+                                failed = true;
+                            }
+                            (None, Some(reason)) => println!(
+                                "@{}: match (interpreter, fused under the interpreter); not compiled: {reason}",
+                                f.name
+                            ),
+                            (None, None) => {
+                                let floats =
+                                    a.iter().any(|v| matches!(v.elem_type(), Some(ElemType::F32 | ElemType::F64)));
+                                let note = if floats { "; floats to relative 1e-9" } else { "" };
+                                println!("@{}: match (interpreter, unfused, fused{note})", f.name)
+                            }
                         }
-                        _ => {
-                            let i = a.iter().zip(b).position(|(x, y)| !x.bitwise_eq(y)).unwrap_or(0);
-                            println!(
-                                "@{}: MISMATCH in result #{i}: unfused {} vs fused {}",
-                                f.name,
-                                a.get(i).map(show).unwrap_or_default(),
-                                b.get(i).map(show).unwrap_or_default()
-                            );
-                            failed = true;
-                        }
-                    },
+                    }
                     (Err(e), Err(g)) if std::mem::discriminant(e) == std::mem::discriminant(g) => {
-                        println!("@{}: match (both fail: {e})", f.name)
+                        println!("@{}: match (both fail under the interpreter: {e}; compiled code not run)", f.name)
                     }
                     _ => {
                         println!(

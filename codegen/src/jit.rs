@@ -1,0 +1,381 @@
+//! Compiled execution: a module is lowered (`array-desugar` or the whole `array-fusion`
+//! pipeline first, then `array-to-loops` and MLIR 22's upstream pipeline to the LLVM
+//! dialect), JIT-compiled with melior's `ExecutionEngine`, and its public functions are
+//! called on interpreter [`Value`]s.
+//!
+//! Calling convention. Every public function is marked `llvm.emit_c_interface`, so
+//! `convert-func-to-llvm` emits `_mlir_ciface_<name>`, and the execution engine wraps it as
+//! `_mlir__mlir_ciface_<name>(void **args)`, reached with `invoke_packed("_mlir_ciface_<name>")`.
+//! In the C interface a ranked memref argument is a *pointer* to its strided descriptor
+//! `{ allocated, aligned, offset, sizes[N], strides[N] }` (all 8-byte words here), so the
+//! packed array holds a pointer to that pointer; a scalar argument is passed by value, so
+//! the packed array holds a pointer to the value. Results: a single scalar result is
+//! returned by value and the packed wrapper stores it through one extra, last pointer;
+//! a memref result or several results are returned through a pointer to a C struct of
+//! them (the descriptors in order, scalars with their natural alignment) that comes
+//! FIRST in the C argument list.
+//!
+//! Memory. Input tensors are copied into buffers owned here; the compiled code never frees
+//! its arguments (bufferization treats them as not owned). Result buffers are produced by
+//! the compiled code: usually `malloc`ed, but a result may alias an argument or a
+//! `memref.global` constant, which must not be freed; we cannot tell these apart from the
+//! descriptor alone, so result buffers are deliberately leaked (the driver is a
+//! short-lived process; a long-running user would need an ownership protocol).
+
+use fusion_interpreter::{ElemType, Type, Value};
+use melior::{
+    Context, ExecutionEngine,
+    ir::{
+        Attribute, BlockLike, Module, RegionLike,
+        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+    },
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+};
+use std::{cell::RefCell, path::Path, rc::Rc};
+
+/// After `array-to-loops`, down to the LLVM dialect (as verified in tests/src/lowering.rs).
+const TO_LLVM: &str = "one-shot-bufferize{bufferize-function-boundaries}, \
+     buffer-deallocation-pipeline, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, \
+     convert-math-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, \
+     reconcile-unrealized-casts";
+
+/// The array passes that come first: the plain program, or the fused one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Variant {
+    Unfused,
+    Fused,
+}
+
+impl Variant {
+    fn prefix(self) -> &'static str {
+        match self {
+            Variant::Unfused => "func.func(array-desugar)",
+            Variant::Fused => "func.func(array-fusion)",
+        }
+    }
+}
+
+/// A JIT-compiled module. The engine holds its own LLVM module; the MLIR context is kept
+/// alive beside it for good measure (dropped after the engine).
+pub struct Compiled {
+    engine: ExecutionEngine,
+    _context: Context,
+}
+
+/// Runs `pipeline` on `module`, collecting error diagnostics as the reason of a failure.
+fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
+    let messages: Rc<RefCell<Vec<String>>> = Rc::default();
+    let sink = messages.clone();
+    let handler = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(d.to_string());
+        true
+    });
+    let pm = PassManager::new(context);
+    let result = match parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline) {
+        Err(e) => Err(format!("the pipeline does not parse: {e}")),
+        Ok(()) => match pm.run(module) {
+            Err(_) => Err(messages.borrow().first().cloned().unwrap_or_else(|| "a pass failed".into())),
+            Ok(()) if !module.as_operation().verify() => {
+                Err(messages.borrow().first().cloned().unwrap_or_else(|| "the lowered module does not verify".into()))
+            }
+            Ok(()) => Ok(()),
+        },
+    };
+    context.detach_diagnostic_handler(handler);
+    result
+}
+
+/// The name of the first op in `module` that is not in the LLVM dialect (or `builtin.module`).
+fn first_op_outside(module: &Module, allowed: impl Fn(&str) -> bool) -> Option<String> {
+    let mut found = None;
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or("?").to_owned();
+        if allowed(&name) {
+            WalkResult::Advance
+        } else {
+            found = Some(name);
+            WalkResult::Interrupt
+        }
+    });
+    found
+}
+
+fn sym_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
+    op.attribute("sym_name")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+}
+
+fn is_private<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    op.attribute("sym_visibility")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .is_some_and(|s| s.value() == "private")
+}
+
+/// MLIR's `libmlir_c_runner_utils.so` of the LLVM install we build against, if present.
+fn runtime_library() -> Option<String> {
+    let prefix = std::env::var("LLVM_PREFIX")
+        .ok()
+        .or(option_env!("MLIR_SYS_220_PREFIX").map(str::to_owned))
+        .unwrap_or_else(|| "/usr/lib/llvm-22".into());
+    let path = format!("{prefix}/lib/libmlir_c_runner_utils.so");
+    Path::new(&path).exists().then_some(path)
+}
+
+/// Compiles the file. `only`: keep just that function (the others are erased first), so
+/// that one function that cannot be lowered yet does not keep the others from compiling.
+pub fn compile_file(path: &Path, variant: Variant, only: Option<&str>) -> Result<Compiled, String> {
+    let context = array_dialect::context();
+    let engine = {
+        let mut module = array_dialect::source::load_file(&context, path).map_err(|e| format!("does not load: {e}"))?;
+        // Mark public functions; erase the others when compiling one function alone.
+        let mut op = module.body().first_operation_mut();
+        while let Some(mut f) = op {
+            op = f.next_in_block_mut();
+            if f.name().as_string_ref().as_str() != Ok("func.func") {
+                continue;
+            }
+            let name = sym_name(&f).unwrap_or_default();
+            if only.is_some_and(|o| o != name) {
+                f.remove_from_parent();
+                // SAFETY: unlinked above, so this is now the only owner; dropping destroys it.
+                drop(unsafe { melior::ir::Operation::from_raw(f.to_raw()) });
+                continue;
+            }
+            if !is_private(&f) && f.region(0).is_ok_and(|r| r.first_block().is_some()) {
+                f.set_discardable_attribute("llvm.emit_c_interface", Attribute::unit(&context));
+            }
+        }
+        if !module.as_operation().verify() {
+            return Err("the function does not stand alone (it calls others)".into());
+        }
+        run_pipeline(&context, &mut module, &format!("builtin.module({}, array-to-loops)", variant.prefix()))?;
+        if let Some(op) = first_op_outside(&module, |n| !n.starts_with("array.")) {
+            return Err(format!("'{op}' is not lowered to loops yet"));
+        }
+        run_pipeline(&context, &mut module, &format!("builtin.module({TO_LLVM})"))?;
+        if let Some(op) = first_op_outside(&module, |n| n.starts_with("llvm.") || n == "builtin.module") {
+            return Err(format!("'{op}' is left after the lowering to LLVM"));
+        }
+        // `memref.copy` of non-contiguous memrefs calls `memrefCopy` from MLIR's C runner
+        // utilities library.
+        // The C API may read the path as a C string: keep a NUL right after the slice.
+        let runtime = runtime_library().map(|p| p + "\0");
+        let libraries: Vec<&str> = runtime.iter().map(|p| &p[..p.len() - 1]).collect();
+        ExecutionEngine::new(&module, 2, &libraries, false, false)
+    };
+    Ok(Compiled { engine, _context: context })
+}
+
+/// What a value of type `t` is in the C interface.
+#[derive(Clone, Copy, Debug)]
+enum Slot {
+    Scalar(ElemType),
+    Memref(ElemType, usize),
+}
+
+/// Bytes of one element in memory (LLVM's alloc size on x86-64).
+fn elem_size(e: ElemType) -> Result<usize, String> {
+    Ok(match e {
+        ElemType::Int(w) if w <= 8 => 1,
+        ElemType::Int(w) if w <= 16 => 2,
+        ElemType::Int(w) if w <= 32 => 4,
+        ElemType::Int(_) | ElemType::Index | ElemType::F64 => 8,
+        ElemType::F32 => 4,
+        other => return Err(format!("element type {other} is not supported by the marshalling")),
+    })
+}
+
+fn slot(t: &Type) -> Result<Slot, String> {
+    match t {
+        Type::Scalar(e) => elem_size(*e).map(|_| Slot::Scalar(*e)),
+        Type::Tensor { elem, shape } => elem_size(*elem).map(|_| Slot::Memref(*elem, shape.len())),
+        Type::Other(s) => Err(format!("type {s} is not supported by the marshalling")),
+    }
+}
+
+/// Size and alignment of a slot in a C struct.
+fn size_align(s: Slot) -> (usize, usize) {
+    match s {
+        Slot::Scalar(e) => {
+            let n = elem_size(e).unwrap_or(8);
+            (n, n)
+        }
+        Slot::Memref(_, rank) => (8 * (3 + 2 * rank), 8),
+    }
+}
+
+/// Writes one element (little-endian, `n` bytes).
+fn put(bytes: &mut [u8], v: &Value, e: ElemType) -> Result<(), String> {
+    let n = elem_size(e)?;
+    let bits: u64 = match (e, v) {
+        (ElemType::F32, Value::F32(x)) => x.to_bits() as u64,
+        (ElemType::F64, Value::F64(x)) => x.to_bits(),
+        (ElemType::Index, Value::Index(i)) => *i as u64,
+        (ElemType::Int(_), Value::Int { bits, .. }) => *bits,
+        _ => return Err(format!("value {v} is not of type {e}")),
+    };
+    bytes[..n].copy_from_slice(&bits.to_le_bytes()[..n]);
+    Ok(())
+}
+
+/// Reads one element.
+fn get(bytes: &[u8], e: ElemType) -> Value {
+    let n = elem_size(e).unwrap_or(8);
+    let mut b = [0u8; 8];
+    b[..n].copy_from_slice(&bytes[..n]);
+    let bits = u64::from_le_bytes(b);
+    match e {
+        ElemType::F32 => Value::F32(f32::from_bits(bits as u32)),
+        ElemType::F64 => Value::F64(f64::from_bits(bits)),
+        ElemType::Index => Value::Index(bits as i64),
+        ElemType::Int(1) => Value::i1(bits & 1 == 1),
+        ElemType::Int(w) => {
+            let x = if w >= 64 { bits as i64 } else { ((bits << (64 - w)) as i64) >> (64 - w) };
+            Value::int(w, x)
+        }
+        _ => Value::Opaque(0),
+    }
+}
+
+/// A word-aligned byte buffer.
+fn words(bytes: usize) -> Vec<u64> {
+    vec![0u64; bytes.div_ceil(8).max(1)]
+}
+
+fn as_bytes(w: &mut [u64]) -> &mut [u8] {
+    // SAFETY: u64 storage viewed as bytes; same length in bytes, alignment only decreases.
+    unsafe { std::slice::from_raw_parts_mut(w.as_mut_ptr() as *mut u8, w.len() * 8) }
+}
+
+impl Compiled {
+    /// Calls public `@name` with signature `inputs -> results` on `args`.
+    /// Also returns the time of the call itself in ms (after JIT materialization).
+    pub fn call(
+        &self,
+        name: &str,
+        inputs: &[Type],
+        results: &[Type],
+        args: &[Value],
+    ) -> Result<(Vec<Value>, f64), String> {
+        if inputs.len() != args.len() {
+            return Err(format!("@{name} takes {} arguments, got {}", inputs.len(), args.len()));
+        }
+        let in_slots = inputs.iter().map(slot).collect::<Result<Vec<_>, _>>()?;
+        let out_slots = results.iter().map(slot).collect::<Result<Vec<_>, _>>()?;
+        // Argument storage: element buffers, descriptors, and the values the packed array
+        // points at (a descriptor pointer for memrefs, the value itself for scalars).
+        let mut data: Vec<Vec<u64>> = Vec::new();
+        let mut descriptors: Vec<Vec<i64>> = Vec::new();
+        let mut values: Vec<Vec<u64>> = Vec::new();
+        for (s, v) in in_slots.iter().zip(args) {
+            match *s {
+                Slot::Scalar(e) => {
+                    let mut w = words(8);
+                    put(as_bytes(&mut w), v, e)?;
+                    values.push(w);
+                }
+                Slot::Memref(e, rank) => {
+                    let t = v.as_tensor().ok_or_else(|| format!("argument {v} is not a tensor"))?;
+                    if t.rank() != rank || t.elem != e {
+                        return Err(format!("argument {v} does not have the declared type"));
+                    }
+                    let n = elem_size(e)?;
+                    let mut buffer = words(n * t.len());
+                    {
+                        let bytes = as_bytes(&mut buffer);
+                        for (i, x) in t.elements.iter().enumerate() {
+                            put(&mut bytes[i * n..], x, e)?;
+                        }
+                    }
+                    let ptr = buffer.as_mut_ptr() as i64;
+                    let mut d = vec![ptr, ptr, 0];
+                    d.extend(t.shape.iter().map(|&x| x as i64));
+                    let mut strides = vec![1i64; rank];
+                    for k in (0..rank.saturating_sub(1)).rev() {
+                        strides[k] = strides[k + 1] * t.shape[k + 1] as i64;
+                    }
+                    d.extend(strides);
+                    data.push(buffer);
+                    descriptors.push(d);
+                    let mut w = words(8);
+                    w[0] = descriptors.last_mut().unwrap().as_mut_ptr() as u64;
+                    values.push(w);
+                }
+            }
+        }
+        // Result storage: one C struct of all results (offsets with natural alignment).
+        let mut offsets = Vec::new();
+        let mut size = 0usize;
+        for s in &out_slots {
+            let (n, a) = size_align(*s);
+            size = size.div_ceil(a) * a;
+            offsets.push(size);
+            size += n;
+        }
+        let mut result = words(size);
+        let by_pointer = out_slots.len() > 1 || matches!(out_slots.first(), Some(Slot::Memref(..)));
+        let mut result_pointer = words(8);
+        result_pointer[0] = result.as_mut_ptr() as u64;
+        let mut packed: Vec<*mut ()> = Vec::new();
+        if by_pointer {
+            packed.push(result_pointer.as_mut_ptr() as *mut ());
+        }
+        for v in values.iter_mut() {
+            packed.push(v.as_mut_ptr() as *mut ());
+        }
+        if !by_pointer && !out_slots.is_empty() {
+            packed.push(result.as_mut_ptr() as *mut ());
+        }
+        // melior's `invoke_packed(name)` calls MLIR's C API, which prefixes `_mlir_ciface_`
+        // and then calls that function's packed wrapper `_mlir__mlir_ciface_<name>`.
+        if self.engine.lookup(&format!("_mlir__mlir_ciface_{name}")).is_null() {
+            return Err(format!("no compiled function @{name}"));
+        }
+        // SAFETY: the packed array follows the C interface described in the module header;
+        // every pointer points at live, word-aligned storage of the right size.
+        let started = std::time::Instant::now();
+        unsafe { self.engine.invoke_packed(name, &mut packed) }.map_err(|e| format!("the call failed: {e}"))?;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        drop((data, descriptors));
+        // Read the results back (result buffers are leaked: see the module header).
+        let bytes = as_bytes(&mut result);
+        let mut out = Vec::new();
+        for (s, &off) in out_slots.iter().zip(&offsets) {
+            match *s {
+                Slot::Scalar(e) => out.push(get(&bytes[off..], e)),
+                Slot::Memref(e, rank) => {
+                    let word = |k: usize| i64::from_le_bytes(bytes[off + 8 * k..off + 8 * k + 8].try_into().unwrap());
+                    let aligned = word(1) as *const u8;
+                    let offset = word(2);
+                    let sizes: Vec<usize> = (0..rank).map(|k| word(3 + k) as usize).collect();
+                    let strides: Vec<i64> = (0..rank).map(|k| word(3 + rank + k)).collect();
+                    let n = elem_size(e)?;
+                    let count: usize = sizes.iter().product();
+                    let mut elements = Vec::with_capacity(count);
+                    let mut index = vec![0usize; rank];
+                    for _ in 0..count {
+                        let pos = offset + index.iter().zip(&strides).map(|(&i, &s)| i as i64 * s).sum::<i64>();
+                        // SAFETY: the descriptor comes from the compiled code and describes
+                        // `count` live elements at these positions.
+                        let element =
+                            unsafe { std::slice::from_raw_parts(aligned.offset(pos as isize * n as isize), n) };
+                        elements.push(get(element, e));
+                        for k in (0..rank).rev() {
+                            index[k] += 1;
+                            if index[k] < sizes[k] {
+                                break;
+                            }
+                            index[k] = 0;
+                        }
+                    }
+                    out.push(Value::tensor(e, sizes, elements));
+                }
+            }
+        }
+        Ok((out, ms))
+    }
+}

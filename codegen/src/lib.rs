@@ -1,0 +1,9 @@
+//! CPU code generation for `array` programs: the lowering pipeline (`array-to-loops`, then
+//! MLIR's upstream passes down to the LLVM dialect), JIT compilation through melior's
+//! `ExecutionEngine`, and calls of the compiled functions on the reference interpreter's
+//! values, so that the interpreter, the unfused and the fused compiled program can be
+//! compared on the same inputs (issue 5).
+
+pub mod jit;
+
+pub use jit::{Compiled, Variant, compile_file};
