@@ -22,83 +22,22 @@
 //! descriptor alone, so result buffers are deliberately leaked (the driver is a
 //! short-lived process; a long-running user would need an ownership protocol).
 
+use crate::pipeline::{Variant, lower_to_llvm, runtime_libraries};
 use fusion_interpreter::{ElemType, Type, Value};
 use melior::{
     Context, ExecutionEngine,
     ir::{
-        Attribute, BlockLike, Module, RegionLike,
-        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
+        Attribute, BlockLike, RegionLike,
+        operation::{OperationLike, OperationMutLike},
     },
-    pass::PassManager,
-    utility::parse_pass_pipeline,
 };
-use std::{cell::RefCell, path::Path, rc::Rc};
-
-/// After `array-to-loops`, down to the LLVM dialect (as verified in tests/src/lowering.rs).
-const TO_LLVM: &str = "one-shot-bufferize{bufferize-function-boundaries}, \
-     buffer-deallocation-pipeline, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, \
-     convert-math-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, \
-     reconcile-unrealized-casts";
-
-/// The array passes that come first: the plain program, or the fused one.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Variant {
-    Unfused,
-    Fused,
-}
-
-impl Variant {
-    fn prefix(self) -> &'static str {
-        match self {
-            Variant::Unfused => "func.func(array-desugar)",
-            Variant::Fused => "func.func(array-fusion)",
-        }
-    }
-}
+use std::path::Path;
 
 /// A JIT-compiled module. The engine holds its own LLVM module; the MLIR context is kept
 /// alive beside it for good measure (dropped after the engine).
 pub struct Compiled {
     engine: ExecutionEngine,
     _context: Context,
-}
-
-/// Runs `pipeline` on `module`, collecting error diagnostics as the reason of a failure.
-fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
-    let messages: Rc<RefCell<Vec<String>>> = Rc::default();
-    let sink = messages.clone();
-    let handler = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(d.to_string());
-        true
-    });
-    let pm = PassManager::new(context);
-    let result = match parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline) {
-        Err(e) => Err(format!("the pipeline does not parse: {e}")),
-        Ok(()) => match pm.run(module) {
-            Err(_) => Err(messages.borrow().first().cloned().unwrap_or_else(|| "a pass failed".into())),
-            Ok(()) if !module.as_operation().verify() => {
-                Err(messages.borrow().first().cloned().unwrap_or_else(|| "the lowered module does not verify".into()))
-            }
-            Ok(()) => Ok(()),
-        },
-    };
-    context.detach_diagnostic_handler(handler);
-    result
-}
-
-/// The name of the first op in `module` that is not in the LLVM dialect (or `builtin.module`).
-fn first_op_outside(module: &Module, allowed: impl Fn(&str) -> bool) -> Option<String> {
-    let mut found = None;
-    module.as_operation().walk(WalkOrder::PreOrder, |op| {
-        let name = op.name().as_string_ref().as_str().unwrap_or("?").to_owned();
-        if allowed(&name) {
-            WalkResult::Advance
-        } else {
-            found = Some(name);
-            WalkResult::Interrupt
-        }
-    });
-    found
 }
 
 fn sym_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
@@ -113,16 +52,6 @@ fn is_private<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
         .ok()
         .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
         .is_some_and(|s| s.value() == "private")
-}
-
-/// MLIR's `libmlir_c_runner_utils.so` of the LLVM install we build against, if present.
-fn runtime_library() -> Option<String> {
-    let prefix = std::env::var("LLVM_PREFIX")
-        .ok()
-        .or(option_env!("MLIR_SYS_220_PREFIX").map(str::to_owned))
-        .unwrap_or_else(|| "/usr/lib/llvm-22".into());
-    let path = format!("{prefix}/lib/libmlir_c_runner_utils.so");
-    Path::new(&path).exists().then_some(path)
 }
 
 /// Compiles the file. `only`: keep just that function (the others are erased first), so
@@ -152,18 +81,9 @@ pub fn compile_file(path: &Path, variant: Variant, only: Option<&str>) -> Result
         if !module.as_operation().verify() {
             return Err("the function does not stand alone (it calls others)".into());
         }
-        run_pipeline(&context, &mut module, &format!("builtin.module({}, array-to-loops)", variant.prefix()))?;
-        if let Some(op) = first_op_outside(&module, |n| !n.starts_with("array.")) {
-            return Err(format!("'{op}' is not lowered to loops yet"));
-        }
-        run_pipeline(&context, &mut module, &format!("builtin.module({TO_LLVM})"))?;
-        if let Some(op) = first_op_outside(&module, |n| n.starts_with("llvm.") || n == "builtin.module") {
-            return Err(format!("'{op}' is left after the lowering to LLVM"));
-        }
-        // `memref.copy` of non-contiguous memrefs calls `memrefCopy` from MLIR's C runner
-        // utilities library.
-        // The C API may read the path as a C string: keep a NUL right after the slice.
-        let runtime = runtime_library().map(|p| p + "\0");
+        lower_to_llvm(&context, &mut module, variant)?;
+        // The C API may read the paths as C strings: keep a NUL right after each slice.
+        let runtime: Vec<String> = runtime_libraries().into_iter().map(|p| p + "\0").collect();
         let libraries: Vec<&str> = runtime.iter().map(|p| &p[..p.len() - 1]).collect();
         ExecutionEngine::new(&module, 2, &libraries, false, false)
     };

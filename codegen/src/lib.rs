@@ -5,5 +5,7 @@
 //! compared on the same inputs (issue 5).
 
 pub mod jit;
+pub mod pipeline;
 
-pub use jit::{Compiled, Variant, compile_file};
+pub use jit::{Compiled, compile_file};
+pub use pipeline::{Variant, lower_to_llvm};

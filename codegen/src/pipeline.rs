@@ -1,0 +1,101 @@
+//! The lowering pipeline: the array passes of a [`Variant`] (`array-desugar`, or the whole
+//! `array-fusion` pipeline), `array-to-loops`, then MLIR 22's upstream passes down to the
+//! LLVM dialect. Each stage is checked: no `array` op may survive `array-to-loops`, and only
+//! the LLVM dialect may survive the end, so a gap in the lowering is a clear message and
+//! not a JIT failure.
+
+use melior::{
+    Context,
+    ir::{
+        Module,
+        operation::{OperationLike, WalkOrder, WalkResult},
+    },
+    pass::PassManager,
+    utility::parse_pass_pipeline,
+};
+use std::{cell::RefCell, path::Path, rc::Rc};
+
+/// After `array-to-loops`, down to the LLVM dialect (as verified in tests/src/lowering.rs).
+pub const TO_LLVM: &str = "one-shot-bufferize{bufferize-function-boundaries}, \
+     buffer-deallocation-pipeline, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, \
+     convert-math-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, \
+     reconcile-unrealized-casts";
+
+/// The array passes that come first: the plain program, or the fused one.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Variant {
+    Unfused,
+    Fused,
+}
+
+impl Variant {
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Variant::Unfused => "func.func(array-desugar)",
+            Variant::Fused => "func.func(array-fusion)",
+        }
+    }
+}
+
+/// Runs `pipeline` on `module`, collecting error diagnostics as the reason of a failure.
+pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
+    let messages: Rc<RefCell<Vec<String>>> = Rc::default();
+    let sink = messages.clone();
+    let handler = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(d.to_string());
+        true
+    });
+    let pm = PassManager::new(context);
+    let result = match parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline) {
+        Err(e) => Err(format!("the pipeline does not parse: {e}")),
+        Ok(()) => match pm.run(module) {
+            Err(_) => Err(messages.borrow().first().cloned().unwrap_or_else(|| "a pass failed".into())),
+            Ok(()) if !module.as_operation().verify() => {
+                Err(messages.borrow().first().cloned().unwrap_or_else(|| "the lowered module does not verify".into()))
+            }
+            Ok(()) => Ok(()),
+        },
+    };
+    context.detach_diagnostic_handler(handler);
+    result
+}
+
+/// The name of the first op in `module` that is not in the LLVM dialect (or `builtin.module`).
+fn first_op_outside(module: &Module, allowed: impl Fn(&str) -> bool) -> Option<String> {
+    let mut found = None;
+    module.as_operation().walk(WalkOrder::PreOrder, |op| {
+        let name = op.name().as_string_ref().as_str().unwrap_or("?").to_owned();
+        if allowed(&name) {
+            WalkResult::Advance
+        } else {
+            found = Some(name);
+            WalkResult::Interrupt
+        }
+    });
+    found
+}
+
+/// The shared libraries compiled code may call: MLIR's `libmlir_c_runner_utils.so` of the
+/// LLVM install we build against, if present (`memref.copy` of non-contiguous memrefs calls
+/// its `memrefCopy`).
+pub fn runtime_libraries() -> Vec<String> {
+    let prefix = std::env::var("LLVM_PREFIX")
+        .ok()
+        .or(option_env!("MLIR_SYS_220_PREFIX").map(str::to_owned))
+        .unwrap_or_else(|| "/usr/lib/llvm-22".into());
+    let path = format!("{prefix}/lib/libmlir_c_runner_utils.so");
+    Path::new(&path).exists().then_some(path).into_iter().collect()
+}
+
+/// Lowers `module` (a program of the `array` dialect) to the LLVM dialect.
+pub fn lower_to_llvm(context: &Context, module: &mut Module, variant: Variant) -> Result<(), String> {
+    run_pipeline(context, module, &format!("builtin.module({}, array-to-loops)", variant.prefix()))?;
+    if let Some(op) = first_op_outside(module, |n| !n.starts_with("array.")) {
+        return Err(format!("'{op}' is not lowered to loops yet"));
+    }
+    run_pipeline(context, module, &format!("builtin.module({TO_LLVM})"))?;
+    if let Some(op) = first_op_outside(module, |n| n.starts_with("llvm.") || n == "builtin.module") {
+        return Err(format!("'{op}' is left after the lowering to LLVM"));
+    }
+    Ok(())
+}
