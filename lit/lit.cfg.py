@@ -25,3 +25,4 @@ config.environment["PATH"] = os.pathsep.join(
     [tools_dir, os.path.join(llvm_prefix, "bin"), config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
 config.substitutions.append(("%examples", os.path.join(repo_root, "examples")))
+config.substitutions.append(("%llvm_lib", os.path.join(llvm_prefix, "lib")))

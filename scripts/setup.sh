@@ -32,7 +32,7 @@ fi
 
 # --- 1. LLVM / MLIR 22 ------------------------------------------------------------
 APT_PACKAGES=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-22-dev
-              libpolly-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev unzip)
+              libpolly-22-dev libomp-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev unzip)
 llvm_complete() {
   [ -x "$LLVM_PREFIX/bin/mlir-tblgen" ] && [ -x "$LLVM_PREFIX/bin/FileCheck" ] &&
   [ -x "$LLVM_PREFIX/bin/lit" ] && [ -f "$LLVM_PREFIX/lib/libMLIR.so" ] &&

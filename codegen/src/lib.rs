@@ -4,8 +4,9 @@
 //! values, so that the interpreter, the unfused and the fused compiled program can be
 //! compared on the same inputs (issue 5).
 
+pub mod aot;
 pub mod jit;
 pub mod pipeline;
 
 pub use jit::{Compiled, compile_file};
-pub use pipeline::{Variant, lower_to_llvm};
+pub use pipeline::{Threads, Variant, lower_to_llvm, lower_to_llvm_with};

@@ -15,11 +15,33 @@ use melior::{
 };
 use std::{cell::RefCell, path::Path, rc::Rc};
 
+/// How the loop nests run on the CPU.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Threads {
+    /// Every loop sequential (`scf.parallel` becomes plain loops).
+    #[default]
+    Sequential,
+    /// `scf.parallel` loops become OpenMP work-sharing loops (`omp.parallel` + `omp.wsloop`);
+    /// the compiled code calls the OpenMP runtime (`libomp`, `OMP_NUM_THREADS` threads).
+    OpenMp,
+}
+
 /// After `array-to-loops`, down to the LLVM dialect (as verified in tests/src/lowering.rs).
-pub const TO_LLVM: &str = "one-shot-bufferize{bufferize-function-boundaries}, \
-     buffer-deallocation-pipeline, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, \
-     convert-math-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, \
-     reconcile-unrealized-casts";
+/// Function boundaries use identity layouts: with MLIR's default (fully dynamic strided
+/// layouts), every `bufferization.to_buffer` of an argument becomes a copy, which costs
+/// a whole extra read and write of each input.
+pub fn to_llvm(threads: Threads) -> String {
+    let (scf_to_openmp, openmp_to_llvm) = match threads {
+        Threads::Sequential => ("", ""),
+        Threads::OpenMp => ("convert-scf-to-openmp, ", "convert-openmp-to-llvm, "),
+    };
+    format!(
+        "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}}, \
+         buffer-deallocation-pipeline, {scf_to_openmp}convert-scf-to-cf, expand-strided-metadata, \
+         finalize-memref-to-llvm, convert-math-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
+         convert-cf-to-llvm, {openmp_to_llvm}convert-func-to-llvm, reconcile-unrealized-casts"
+    )
+}
 
 /// The array passes that come first: the plain program, or the fused one.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -75,26 +97,55 @@ fn first_op_outside(module: &Module, allowed: impl Fn(&str) -> bool) -> Option<S
     found
 }
 
-/// The shared libraries compiled code may call: MLIR's `libmlir_c_runner_utils.so` of the
-/// LLVM install we build against, if present (`memref.copy` of non-contiguous memrefs calls
-/// its `memrefCopy`).
-pub fn runtime_libraries() -> Vec<String> {
-    let prefix = std::env::var("LLVM_PREFIX")
+/// The LLVM install we build against.
+fn llvm_prefix() -> String {
+    std::env::var("LLVM_PREFIX")
         .ok()
         .or(option_env!("MLIR_SYS_220_PREFIX").map(str::to_owned))
-        .unwrap_or_else(|| "/usr/lib/llvm-22".into());
-    let path = format!("{prefix}/lib/libmlir_c_runner_utils.so");
-    Path::new(&path).exists().then_some(path).into_iter().collect()
+        .unwrap_or_else(|| "/usr/lib/llvm-22".into())
+}
+
+/// The shared libraries compiled code may call: MLIR's `libmlir_c_runner_utils.so`
+/// (`memref.copy` of non-contiguous memrefs calls its `memrefCopy`) and, for
+/// [`Threads::OpenMp`], LLVM's OpenMP runtime `libomp.so` (Debian package
+/// `libomp-22-dev`, installed by scripts/setup.sh). Missing libraries are left out; the
+/// JIT then reports the unresolved symbol.
+pub fn runtime_libraries_for(threads: Threads) -> Vec<String> {
+    let lib = format!("{}/lib", llvm_prefix());
+    let mut names = vec!["libmlir_c_runner_utils.so"];
+    if threads == Threads::OpenMp {
+        names.push("libomp.so");
+    }
+    names.into_iter().map(|n| format!("{lib}/{n}")).filter(|p| Path::new(p).exists()).collect()
+}
+
+/// [`runtime_libraries_for`] sequential code.
+pub fn runtime_libraries() -> Vec<String> {
+    runtime_libraries_for(Threads::Sequential)
+}
+
+/// Lowers `module` (a program of the `array` dialect) to the LLVM dialect, sequential.
+pub fn lower_to_llvm(context: &Context, module: &mut Module, variant: Variant) -> Result<(), String> {
+    lower_to_llvm_with(context, module, variant, Threads::Sequential)
 }
 
 /// Lowers `module` (a program of the `array` dialect) to the LLVM dialect.
-pub fn lower_to_llvm(context: &Context, module: &mut Module, variant: Variant) -> Result<(), String> {
+pub fn lower_to_llvm_with(
+    context: &Context,
+    module: &mut Module,
+    variant: Variant,
+    threads: Threads,
+) -> Result<(), String> {
     run_pipeline(context, module, &format!("builtin.module({}, array-to-loops)", variant.prefix()))?;
     if let Some(op) = first_op_outside(module, |n| !n.starts_with("array.")) {
         return Err(format!("'{op}' is not lowered to loops yet"));
     }
-    run_pipeline(context, module, &format!("builtin.module({TO_LLVM})"))?;
-    if let Some(op) = first_op_outside(module, |n| n.starts_with("llvm.") || n == "builtin.module") {
+    run_pipeline(context, module, &format!("builtin.module({})", to_llvm(threads)))?;
+    // OpenMP ops stay: LLVM IR translation turns them into OpenMP runtime calls.
+    let openmp = threads == Threads::OpenMp;
+    if let Some(op) =
+        first_op_outside(module, |n| n.starts_with("llvm.") || n == "builtin.module" || (openmp && n.starts_with("omp.")))
+    {
         return Err(format!("'{op}' is left after the lowering to LLVM"));
     }
     Ok(())

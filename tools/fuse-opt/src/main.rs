@@ -86,12 +86,21 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, St
     Ok(emit)
 }
 
+mod aot;
 mod runner;
 
 fn main() {
     let mut os_args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     match runner::take_run_flags(&mut os_args) {
         Ok(Some(options)) => std::process::exit(runner::run(&options)),
+        Ok(None) => {}
+        Err(message) => {
+            eprintln!("fuse-opt: error: {message}");
+            std::process::exit(1);
+        }
+    }
+    match aot::take_aot_flags(&mut os_args) {
+        Ok(Some(options)) => std::process::exit(aot::emit(&options)),
         Ok(None) => {}
         Err(message) => {
             eprintln!("fuse-opt: error: {message}");

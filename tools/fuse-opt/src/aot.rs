@@ -1,0 +1,70 @@
+//! `fuse-opt FILE --emit-llvm=OUT.ll` / `--emit-object=OUT.o` [`--unfused`] [`--openmp`]:
+//! ahead-of-time output. The program is fused (the `array-fusion` pipeline; `--unfused`
+//! skips it), lowered to loops and to the LLVM dialect (`--openmp`: parallel loops run on
+//! the OpenMP runtime, so link the object with `-lomp`), and written as LLVM IR text or a
+//! host object file. Public functions get C entry points `_mlir_ciface_<name>`.
+
+use fusion_codegen::{Threads, Variant, aot};
+use std::path::PathBuf;
+
+/// The AOT request taken from the command line.
+pub struct AotOptions {
+    input: PathBuf,
+    output: PathBuf,
+    format: aot::Format,
+    variant: Variant,
+    threads: Threads,
+}
+
+/// Takes the AOT flags out of `args`; `None` when there is no `--emit-llvm`/`--emit-object`.
+pub fn take_aot_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<AotOptions>, String> {
+    let mut target = None;
+    let mut variant = Variant::Fused;
+    let mut threads = Threads::Sequential;
+    let mut rest = Vec::new();
+    for a in args.drain(..) {
+        let s = a.to_string_lossy().into_owned();
+        let flag = if s.starts_with('-') { s.trim_start_matches('-') } else { "" };
+        if let Some(path) = flag.strip_prefix("emit-llvm=") {
+            target = Some((aot::Format::LlvmIr, path.to_owned()));
+        } else if let Some(path) = flag.strip_prefix("emit-object=") {
+            target = Some((aot::Format::Object, path.to_owned()));
+        } else if flag == "unfused" {
+            variant = Variant::Unfused;
+        } else if flag == "openmp" {
+            threads = Threads::OpenMp;
+        } else {
+            rest.push(a);
+        }
+    }
+    let Some((format, output)) = target else {
+        let stray = if variant == Variant::Unfused { Some("--unfused") } else { None };
+        let stray = stray.or(if threads == Threads::OpenMp { Some("--openmp") } else { None });
+        if let Some(flag) = stray {
+            return Err(format!("{flag} needs --emit-llvm=FILE or --emit-object=FILE"));
+        }
+        *args = rest;
+        return Ok(None);
+    };
+    if output.is_empty() {
+        return Err("--emit-llvm/--emit-object: the output file name is empty".into());
+    }
+    let inputs: Vec<String> =
+        rest.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).filter(|a| !a.starts_with('-')).collect();
+    if inputs.len() != 1 || rest.len() != 2 {
+        return Err("--emit-llvm/--emit-object take exactly one input file (and only --unfused, --openmp)".into());
+    }
+    Ok(Some(AotOptions { input: inputs[0].clone().into(), output: output.into(), format, variant, threads }))
+}
+
+/// Writes the output; the exit code.
+pub fn emit(options: &AotOptions) -> i32 {
+    fusion_passes::register_all_passes();
+    match aot::emit_file(&options.input, &options.output, options.variant, options.threads, options.format) {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("{}: error: {message}", options.input.display());
+            1
+        }
+    }
+}
