@@ -196,7 +196,13 @@ pub fn write_object_file(module: &Module, output: &Path) -> Result<(), String> {
 }
 
 /// Lowers the program in `input` and writes it to `output` in `format`.
-pub fn emit_file(input: &Path, output: &Path, variant: Variant, threads: Threads, format: Format) -> Result<(), String> {
+pub fn emit_file(
+    input: &Path,
+    output: &Path,
+    variant: Variant,
+    threads: Threads,
+    format: Format,
+) -> Result<(), String> {
     let context = array_dialect::context();
     let mut module = array_dialect::source::load_file(&context, input).map_err(|e| format!("does not load: {e}"))?;
     mark_c_interface(&context, &module);
