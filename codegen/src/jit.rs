@@ -28,9 +28,11 @@ use melior::{
     Context, ExecutionEngine,
     ir::{
         Attribute, BlockLike, RegionLike,
-        operation::{OperationLike, OperationMutLike},
+        attribute::{FlatSymbolRefAttribute, StringAttribute},
+        operation::{OperationLike, OperationMutLike, WalkOrder, WalkResult},
     },
 };
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// A JIT-compiled module. The engine holds its own LLVM module; the MLIR context is kept
@@ -41,25 +43,53 @@ pub struct Compiled {
 }
 
 fn sym_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
-    op.attribute("sym_name")
-        .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
+    op.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned())
 }
 
 fn is_private<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
     op.attribute("sym_visibility")
         .ok()
-        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .and_then(|a| StringAttribute::try_from(a).ok())
         .is_some_and(|s| s.value() == "private")
 }
 
-/// Compiles the file. `only`: keep just that function (the others are erased first), so
+/// The functions `func.call`ed (directly) from inside `op`.
+fn callees<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Vec<String> {
+    let mut found = Vec::new();
+    op.walk(WalkOrder::PreOrder, |inner| {
+        if inner.name().as_string_ref().as_str() == Ok("func.call")
+            && let Some(callee) = inner.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+        {
+            found.push(callee.value().to_owned());
+        }
+        WalkResult::Advance
+    });
+    found
+}
+
+/// Compiles the file. `only`: keep just that function and the functions it calls,
+/// transitively (made private, so they get no C interface); the others are erased first, so
 /// that one function that cannot be lowered yet does not keep the others from compiling.
 pub fn compile_file(path: &Path, variant: Variant, only: Option<&str>) -> Result<Compiled, String> {
     let context = array_dialect::context();
     let engine = {
         let mut module = array_dialect::source::load_file(&context, path).map_err(|e| format!("does not load: {e}"))?;
+        // The call graph, to keep `only` and its callees.
+        let mut calls: HashMap<String, Vec<String>> = HashMap::new();
+        let mut op = module.body().first_operation();
+        while let Some(f) = op {
+            op = f.next_in_block();
+            if f.name().as_string_ref().as_str() == Ok("func.func") {
+                calls.insert(sym_name(&f).unwrap_or_default(), callees(&f));
+            }
+        }
+        let mut keep: HashSet<String> = HashSet::new();
+        let mut work: Vec<String> = only.map(str::to_owned).into_iter().collect();
+        while let Some(name) = work.pop() {
+            if keep.insert(name.clone()) {
+                work.extend(calls.get(&name).into_iter().flatten().cloned());
+            }
+        }
         // Mark public functions; erase the others when compiling one function alone.
         let mut op = module.body().first_operation_mut();
         while let Some(mut f) = op {
@@ -68,18 +98,23 @@ pub fn compile_file(path: &Path, variant: Variant, only: Option<&str>) -> Result
                 continue;
             }
             let name = sym_name(&f).unwrap_or_default();
-            if only.is_some_and(|o| o != name) {
-                f.remove_from_parent();
-                // SAFETY: unlinked above, so this is now the only owner; dropping destroys it.
-                drop(unsafe { melior::ir::Operation::from_raw(f.to_raw()) });
-                continue;
+            if let Some(only) = only {
+                if !keep.contains(&name) {
+                    f.remove_from_parent();
+                    // SAFETY: unlinked above, so this is now the only owner; dropping destroys it.
+                    drop(unsafe { melior::ir::Operation::from_raw(f.to_raw()) });
+                    continue;
+                }
+                if name != only {
+                    f.set_inherent_attribute("sym_visibility", StringAttribute::new(&context, "private").into());
+                }
             }
             if !is_private(&f) && f.region(0).is_ok_and(|r| r.first_block().is_some()) {
                 f.set_discardable_attribute("llvm.emit_c_interface", Attribute::unit(&context));
             }
         }
         if !module.as_operation().verify() {
-            return Err("the function does not stand alone (it calls others)".into());
+            return Err("the module does not verify after the other functions are erased".into());
         }
         lower_to_llvm(&context, &mut module, variant)?;
         // The C API may read the paths as C strings: keep a NUL right after each slice.

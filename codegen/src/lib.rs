@@ -2,11 +2,16 @@
 //! MLIR's upstream passes down to the LLVM dialect), JIT compilation through melior's
 //! `ExecutionEngine`, and calls of the compiled functions on the reference interpreter's
 //! values, so that the interpreter, the unfused and the fused compiled program can be
-//! compared on the same inputs (issue 5).
+//! compared on the same inputs (issue 5): [`check`] compares, [`inputs`] makes the inputs
+//! (generated from a seed, or read from [`npy`] files).
 
 pub mod aot;
+pub mod check;
+pub mod inputs;
 pub mod jit;
+pub mod npy;
 pub mod pipeline;
 
+pub use check::{CheckOutcome, check_file, check_function};
 pub use jit::{Compiled, compile_file};
 pub use pipeline::{Threads, Variant, lower_to_llvm, lower_to_llvm_with};

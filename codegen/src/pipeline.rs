@@ -143,9 +143,9 @@ pub fn lower_to_llvm_with(
     run_pipeline(context, module, &format!("builtin.module({})", to_llvm(threads)))?;
     // OpenMP ops stay: LLVM IR translation turns them into OpenMP runtime calls.
     let openmp = threads == Threads::OpenMp;
-    if let Some(op) =
-        first_op_outside(module, |n| n.starts_with("llvm.") || n == "builtin.module" || (openmp && n.starts_with("omp.")))
-    {
+    if let Some(op) = first_op_outside(module, |n| {
+        n.starts_with("llvm.") || n == "builtin.module" || (openmp && n.starts_with("omp."))
+    }) {
         return Err(format!("'{op}' is left after the lowering to LLVM"));
     }
     Ok(())

@@ -4,7 +4,6 @@
 // RUN: fuse-opt %examples/seed001_closest_points.mlir | fuse-opt | FileCheck %s
 // RUN: fuse-opt %examples/seed001_closest_points.mlir --verify-each --canonicalize | FileCheck %s --check-prefix=CANON
 
-// CHECK:       func.func private @closestPoints(tensor<?xcomplex<f64>>) -> tensor<f64>
 // CHECK-LABEL: func.func @closestPointsStep(
 // CHECK-SAME:    %[[PTS:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> tensor<f64>
 // (external) Midpoint
@@ -43,7 +42,17 @@
 // CHECK:         %[[MINS:[0-9]+]] = array.fold %[[MINSROWS]] init(%[[BORDER]] : f64) : tensor<?xf64> -> tensor<f64>
 // CHECK:         return %[[MINS]] : tensor<f64>
 
-// CANON:       func.func private @closestPoints(
+// The stand-in for the recursive call (not from the seed): closestPointsNaive.
+// CHECK-LABEL: func.func private @closestPoints(
+// CHECK-SAME:    %[[P:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> tensor<f64>
+// CHECK:         %[[N:[0-9]+]] = array.dim %[[P]], 0 : tensor<?xcomplex<f64>>
+// CHECK:         %[[PAIRS:[0-9]+]] = array.generate(%[[N]], %[[N]]) : tensor<?x?xf64>
+// CHECK:           complex.abs
+// CHECK:           arith.cmpi ult
+// CHECK:         %[[ROWS:[0-9]+]] = array.fold %[[PAIRS]] init({{.+}}) : tensor<?x?xf64> -> tensor<?xf64>
+// CHECK:         %[[MIN:[0-9]+]] = array.fold %[[ROWS]] init({{.+}}) : tensor<?xf64> -> tensor<f64>
+// CHECK:         return %[[MIN]] : tensor<f64>
+
 // CANON-LABEL: func.func @closestPointsStep(
 // CANON:         array.fold
 // CANON:         array.dim
@@ -56,4 +65,7 @@
 // CANON:         array.generate
 // CANON-COUNT-2: array.gather
 // CANON:         array.map
+// CANON-COUNT-2: array.fold
+// CANON-LABEL: func.func private @closestPoints(
+// CANON:         array.generate
 // CANON-COUNT-2: array.fold

@@ -4,14 +4,8 @@
 // RUN: fuse-opt %examples/seed001_quadtree.mlir | fuse-opt | FileCheck %s
 // RUN: fuse-opt %examples/seed001_quadtree.mlir --verify-each --canonicalize | FileCheck %s --check-prefix=CANON
 
-// CHECK-DAG:   func.func private @splitbox(tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>)
-// CHECK-DAG:   func.func private @smallbox(tensor<4xf64>) -> i1
-// CHECK-DAG:   func.func private @nil() -> !llvm.ptr
-// CHECK-DAG:   func.func private @leafArray(tensor<?xcomplex<f64>>) -> !llvm.ptr
-// CHECK-DAG:   func.func private @tree(!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr
-
 // CHECK-LABEL: func.func @quadtree(
-// CHECK-SAME:    %[[PTS:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> !llvm.ptr
+// CHECK-SAME:    %[[PTS:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> i64
 // CHECK:         %[[B:[0-9]+]]:4 = call @initialBounds(%[[PTS]])
 // CHECK:         %[[BOX:.+]] = tensor.from_elements
 // CHECK:         call @go(%[[PTS]], %[[BOX]])
@@ -33,7 +27,7 @@
 // CHECK:         return %[[X1]], %[[Y1]], %[[X2]], %[[Y2]] :
 
 // CHECK-LABEL: func.func @go(
-// CHECK-SAME:    %[[INS:arg[0-9]+]]: tensor<?xcomplex<f64>>, %[[BOX:arg[0-9]+]]: tensor<4xf64>) -> !llvm.ptr
+// CHECK-SAME:    %[[INS:arg[0-9]+]]: tensor<?xcomplex<f64>>, %[[BOX:arg[0-9]+]]: tensor<4xf64>) -> i64
 // CHECK:         array.dim %[[INS]], 0
 // CHECK:         scf.if
 // CHECK:           func.call @nil()
@@ -58,6 +52,21 @@
 // CHECK:             func.call @tree(%[[Q1]], %[[Q2]], %[[Q3]], %[[Q4]])
 // CHECK-NOT:     array.
 // CHECK:         return
+
+// The stand-ins of the external functions (not from the seed).
+// CHECK-LABEL: func.func private @splitbox(
+// CHECK-SAME:    %[[SBOX:arg[0-9]+]]: tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>)
+// CHECK-COUNT-4: array.index %[[SBOX]][
+// CHECK-COUNT-4: tensor.from_elements
+// CHECK-LABEL: func.func private @smallbox(
+// CHECK-SAME:    tensor<4xf64>) -> i1
+// CHECK-COUNT-2: arith.cmpf ole
+// CHECK-LABEL: func.func private @nil() -> i64
+// CHECK-LABEL: func.func private @leafArray(
+// CHECK-SAME:    %[[LINS:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> i64
+// CHECK:         array.dim %[[LINS]], 0
+// CHECK-LABEL: func.func private @tree(
+// CHECK-SAME:    i64, %{{.+}}: i64, %{{.+}}: i64, %{{.+}}: i64) -> i64
 
 // CANON-LABEL: func.func @quadtree(
 // CANON:         call @initialBounds

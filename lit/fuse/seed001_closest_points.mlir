@@ -6,9 +6,12 @@
 //
 // Expected trees (leaves named after the source):
 //   @closestPointsStep: vertical(sumy=fold, midy=map); horizontal(aboves=filter, belows=filter); horizontal(aboveB=filter, belowB=filter); vertical(mergedI+mergedJ=generate, vertical(mergedA=gather, vertical(mergedB=gather, vertical(dists=map, vertical(minsRows=fold, mins=fold)))))
+//   @closestPoints (the stand-in for the recursive call, not from the seed):
+//     vertical(pairs=generate, vertical(rows=fold, min=fold))
 //
 // The UNFUSED run checks that array-unfuse removes every fusion node and gives
-// back each combinator of the source (4 filter, 3 fold, 2 gather, 1 generate, 2 map).
+// back each combinator of the source (step: 4 filter, 3 fold, 2 gather, 1 generate,
+// 2 map; stand-in: 1 generate, 2 fold).
 
 // RUN: fuse-opt %examples/seed001_closest_points.mlir --pass-pipeline='builtin.module(func.func(array-fusion-analysis, array-fuse))' | FileCheck %s
 // RUN: fuse-opt %examples/seed001_closest_points.mlir --pass-pipeline='builtin.module(func.func(array-fusion-analysis, array-fuse, array-unfuse))' \
@@ -124,5 +127,22 @@
 // UNFUSED:         = array.generate
 // UNFUSED-COUNT-2: = array.gather
 // UNFUSED:         = array.map
+// UNFUSED-COUNT-2: = array.fold
+// UNFUSED:         return
+
+// CHECK-LABEL: func.func private @closestPoints(
+// CHECK-SAME:    %[[P:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> tensor<f64> attributes {array.fusion = "closestPoints: 1 clusters, objective 2, optimal"}
+// CHECK:         %[[C:[0-9]+]] = array.cluster -> tensor<f64> {
+// CHECK-NEXT:      array.vertical -> tensor<f64> producer {
+// CHECK-NEXT:        array.generate
+// CHECK:           } consumer {
+// CHECK:             array.vertical -> tensor<f64> producer {
+// CHECK-NEXT:          array.fold %{{.+}} : tensor<?x?xf64> -> tensor<?xf64>
+// CHECK:             } consumer {
+// CHECK:               array.fold %{{.+}} : tensor<?xf64> -> tensor<f64>
+// CHECK:         return %[[C]] : tensor<f64>
+
+// UNFUSED-LABEL: func.func private @closestPoints(
+// UNFUSED:         = array.generate
 // UNFUSED-COUNT-2: = array.fold
 // UNFUSED:         return

@@ -1,7 +1,9 @@
 // Pins the fusion trees that array-fuse builds for examples/seed001_quadtree.mlir:
 // seed 001 §1.5.3 quadtree: initialBounds is one cluster (both coordinate maps
 // and the four folds); in `go` the four filters fuse horizontally, p1..p4 in
-// order, each reading its own box; @quadtree has no combinators.
+// order, each reading its own box; @quadtree has no combinators, nor have the
+// stand-ins of the external functions (@splitbox, @smallbox, @nil, @leafArray,
+// @tree; not from the seed).
 //
 // Expected trees (leaves named after the source):
 //   @quadtree: no array.cluster
@@ -18,11 +20,11 @@
 // RUN:       --implicit-check-not='array.cluster ->' --implicit-check-not='array.cluster {' --implicit-check-not='= array.filter' --implicit-check-not='= array.fold' --implicit-check-not='= array.map'
 
 // CHECK-LABEL: func.func @quadtree(
-// CHECK-SAME:    %[[PTS:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> !llvm.ptr
+// CHECK-SAME:    %[[PTS:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> i64
 // CHECK-NEXT:  %[[X1_Y1_X2_Y2:[0-9]+]]:4 = call @initialBounds(%[[PTS]]) : (tensor<?xcomplex<f64>>) -> (tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>)
 // CHECK-NOT:   {{array\.(cluster|vertical|horizontal|diagonal) [^=]}}
-// CHECK:       %[[TREE:[0-9]+]] = call @go(%[[PTS]], %from_elements) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> !llvm.ptr
-// CHECK-NEXT:  return %[[TREE]] : !llvm.ptr
+// CHECK:       %[[TREE:[0-9]+]] = call @go(%[[PTS]], %from_elements) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> i64
+// CHECK-NEXT:  return %[[TREE]] : i64
 
 // CHECK-LABEL: func.func @initialBounds(
 // CHECK-SAME:    %[[PTS:arg[0-9]+]]: tensor<?xcomplex<f64>>) -> (tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>)
@@ -77,12 +79,12 @@
 // CHECK-NEXT:  return %[[CLUSTER1]]#2, %[[CLUSTER1]]#0, %[[CLUSTER1]]#3, %[[CLUSTER1]]#1 : tensor<f64>, tensor<f64>, tensor<f64>, tensor<f64>
 
 // CHECK-LABEL: func.func @go(
-// CHECK-SAME:    %[[INS:arg[0-9]+]]: tensor<?xcomplex<f64>>, %[[BOX:arg[0-9]+]]: tensor<4xf64>) -> !llvm.ptr
-// CHECK:       %[[RESULT:[0-9]+]] = scf.if %{{[0-9]+}} -> (!llvm.ptr) {
-// CHECK-NEXT:    %[[NIL:[0-9]+]] = func.call @nil() : () -> !llvm.ptr
+// CHECK-SAME:    %[[INS:arg[0-9]+]]: tensor<?xcomplex<f64>>, %[[BOX:arg[0-9]+]]: tensor<4xf64>) -> i64
+// CHECK:       %[[RESULT:[0-9]+]] = scf.if %{{[0-9]+}} -> (i64) {
+// CHECK-NEXT:    %[[NIL:[0-9]+]] = func.call @nil() : () -> i64
 // CHECK:         %[[SMALL:[0-9]+]] = func.call @smallbox(%[[BOX]]) : (tensor<4xf64>) -> i1
-// CHECK-NEXT:    %[[SUB:[0-9]+]] = scf.if %[[SMALL]] -> (!llvm.ptr) {
-// CHECK-NEXT:      %[[LEAF:[0-9]+]] = func.call @leafArray(%[[INS]]) : (tensor<?xcomplex<f64>>) -> !llvm.ptr
+// CHECK-NEXT:    %[[SUB:[0-9]+]] = scf.if %[[SMALL]] -> (i64) {
+// CHECK-NEXT:      %[[LEAF:[0-9]+]] = func.call @leafArray(%[[INS]]) : (tensor<?xcomplex<f64>>) -> i64
 // CHECK:           %[[B1_B2_B3_B4:[0-9]+]]:4 = func.call @splitbox(%[[BOX]]) : (tensor<4xf64>) -> (tensor<4xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>)
 // CHECK-NEXT:      %[[CLUSTER1:[0-9]+]]:4 = array.cluster -> tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>> {
 // CHECK-NEXT:        %[[HORIZ1:[0-9]+]]:4 = array.horizontal -> tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>> left {
@@ -130,12 +132,12 @@
 // CHECK-NEXT:        }
 // CHECK-NEXT:        array.yield %[[HORIZ1]]#0, %[[HORIZ1]]#1, %[[HORIZ1]]#2, %[[HORIZ1]]#3 : tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>>, tensor<?xcomplex<f64>>
 // CHECK-NEXT:      }
-// CHECK-NEXT:      %[[Q1:[0-9]+]] = func.call @go(%[[CLUSTER1]]#0, %[[B1_B2_B3_B4]]#0) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> !llvm.ptr
-// CHECK-NEXT:      %[[Q2:[0-9]+]] = func.call @go(%[[CLUSTER1]]#1, %[[B1_B2_B3_B4]]#1) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> !llvm.ptr
-// CHECK-NEXT:      %[[Q3:[0-9]+]] = func.call @go(%[[CLUSTER1]]#2, %[[B1_B2_B3_B4]]#2) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> !llvm.ptr
-// CHECK-NEXT:      %[[Q4:[0-9]+]] = func.call @go(%[[CLUSTER1]]#3, %[[B1_B2_B3_B4]]#3) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> !llvm.ptr
-// CHECK-NEXT:      %[[NODE:[0-9]+]] = func.call @tree(%[[Q1]], %[[Q2]], %[[Q3]], %[[Q4]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> !llvm.ptr
-// CHECK:       return %[[RESULT]] : !llvm.ptr
+// CHECK-NEXT:      %[[Q1:[0-9]+]] = func.call @go(%[[CLUSTER1]]#0, %[[B1_B2_B3_B4]]#0) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> i64
+// CHECK-NEXT:      %[[Q2:[0-9]+]] = func.call @go(%[[CLUSTER1]]#1, %[[B1_B2_B3_B4]]#1) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> i64
+// CHECK-NEXT:      %[[Q3:[0-9]+]] = func.call @go(%[[CLUSTER1]]#2, %[[B1_B2_B3_B4]]#2) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> i64
+// CHECK-NEXT:      %[[Q4:[0-9]+]] = func.call @go(%[[CLUSTER1]]#3, %[[B1_B2_B3_B4]]#3) : (tensor<?xcomplex<f64>>, tensor<4xf64>) -> i64
+// CHECK-NEXT:      %[[NODE:[0-9]+]] = func.call @tree(%[[Q1]], %[[Q2]], %[[Q3]], %[[Q4]]) : (i64, i64, i64, i64) -> i64
+// CHECK:       return %[[RESULT]] : i64
 
 // UNFUSED-LABEL: func.func @quadtree(
 // UNFUSED-NOT:     {{array\.(cluster|vertical|horizontal|diagonal) [^=]}}

@@ -186,7 +186,8 @@ fn ilp_objective_matches_the_independent_cost_on_all_examples() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        if file == "seed001_ill_sized.mlir" {
+        // Only the programs (examples/inputs/ holds input files), and not the ill-sized ones.
+        if !file.ends_with(".mlir") || file == "seed001_ill_sized.mlir" {
             continue;
         }
         for (name, g) in crate::graphs::graphs_of(&file) {

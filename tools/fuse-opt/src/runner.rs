@@ -1,276 +1,258 @@
-//! `fuse-opt FILE --run [--check] [--seed=N] [--size=N]`: runs every public function of
-//! the file on generated inputs with the reference interpreter and prints its outputs
-//! (or a checksum for large ones). With `--check`, the program is also put through the
-//! whole fusion pipeline (`array-fusion`) and run again on the same inputs; one line per
-//! function says `match`, or gives the first difference and the exit code is 1.
-//! Compiled execution (`fusion-codegen`) joins in: `--run` also prints the JIT-compiled
-//! program's outputs and time, and `--check` compares the interpreter with the compiled
-//! unfused and the compiled fused program (`@f: match (interpreter, unfused, fused)`), or
-//! says `not compiled: <reason>` beside the interpreter-only comparison.
+//! `fuse-opt FILE --run [--check] [--seed=N] [--size=N] [--function=NAME] [--input=FILE.npy]...
+//! [--output-dir=DIR]`: runs every public function of the file (or just `--function`) with
+//! the reference interpreter and JIT-compiled, and prints the outputs (or a checksum for
+//! large ones) and the times. With `--check`, the interpreter's results are compared with
+//! the fused program under the interpreter, the compiled unfused and the compiled fused
+//! program (`fusion_codegen::check`): one line per function says `match`, or gives the
+//! first difference and the exit code is 1.
+//!
+//! Inputs (`fusion_codegen::inputs`), first that applies:
+//! * `--input=FILE.npy`, once per argument in order (a scalar is a 0-d array); only with
+//!   `--function`, or for a file with one public function;
+//! * the files shipped for the function beside the program,
+//!   `<dir>/inputs/<file stem>/<function>.<i>.npy` (functions whose inputs have a structure
+//!   that random values lack: a CSR graph, indices that must be in range, a loop state);
+//! * values generated from `--seed` (default 0) with dynamic sizes `--size` (default 16).
+//!
+//! `--output-dir=DIR` writes result i of `@f` to `DIR/f.i.npy`: with `--check` the results
+//! all runs agree on; else the compiled program's, or the interpreter's where it is not
+//! compiled.
 
-use fusion_codegen::{Compiled, Variant, compile_file};
-use fusion_interpreter::{ElemType, FunctionInfo, InterpError, Interpreter, Type, Value};
-use melior::{ir::operation::OperationLike, pass::PassManager, utility::parse_pass_pipeline};
-use std::collections::HashMap;
-use std::path::Path;
-
-/// Relative (and absolute, near zero) tolerance for float results: fusion may
-/// reassociate float reductions. Integers are compared exactly.
-const FLOAT_TOLERANCE: f64 = 1e-9;
-
-/// One compiled variant of the file: the whole module at once, or, if that fails, each
-/// function alone (so one function that cannot be lowered yet spoils only itself).
-struct Jit<'p> {
-    path: &'p Path,
-    variant: Variant,
-    whole: Option<Result<Compiled, String>>,
-    alone: HashMap<String, Result<Compiled, String>>,
-}
-
-impl<'p> Jit<'p> {
-    fn new(path: &'p Path, variant: Variant) -> Self {
-        Jit { path, variant, whole: None, alone: HashMap::new() }
-    }
-
-    /// Calls `f` compiled; the results and the time in ms, or why it is not compiled.
-    fn call(&mut self, f: &FunctionInfo, args: &[Value]) -> Result<(Vec<Value>, f64), String> {
-        let (path, variant) = (self.path, self.variant);
-        let whole = self.whole.get_or_insert_with(|| compile_file(path, variant, None));
-        let compiled = match whole {
-            Ok(c) => c,
-            Err(_) => {
-                match self.alone.entry(f.name.clone()).or_insert_with(|| compile_file(path, variant, Some(&f.name))) {
-                    Ok(c) => c,
-                    Err(reason) => return Err(reason.clone()),
-                }
-            }
-        };
-        compiled.call(&f.name, &f.inputs, &f.results, args)
-    }
-}
+use fusion_codegen::check::{CheckOutcome, FileJit, check_function, load_fused, runnable_functions};
+use fusion_codegen::inputs::{generate_args, read_args, shipped_inputs, show};
+use fusion_codegen::{Variant, npy};
+use fusion_interpreter::{FunctionInfo, InterpError, Interpreter, Value};
+use std::path::{Path, PathBuf};
 
 /// Options of the runner, taken from the command line.
+#[derive(Debug)]
 pub struct RunOptions {
     pub file: String,
     pub check: bool,
     pub seed: u64,
     pub size: usize,
+    /// `--function=NAME`: run only that function.
+    pub function: Option<String>,
+    /// `--input=FILE`, in order: argument i comes from file i.
+    pub inputs: Vec<PathBuf>,
+    /// `--output-dir=DIR`
+    pub output_dir: Option<PathBuf>,
 }
 
-/// Takes `--run`, `--check`, `--seed=N`, `--size=N` out of `args`; `None` without `--run`.
+/// Takes the runner's flags out of `args`; `None` without `--run`.
 pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOptions>, String> {
     let mut run = false;
-    let mut check = false;
-    let mut seed = 0u64;
-    let mut size = 16usize;
+    let mut options = RunOptions {
+        file: String::new(),
+        check: false,
+        seed: 0,
+        size: 16,
+        function: None,
+        inputs: vec![],
+        output_dir: None,
+    };
+    let mut runner_only = Vec::new();
     let mut rest = Vec::new();
     for a in args.drain(..) {
         let s = a.to_string_lossy().into_owned();
-        let flag = s.trim_start_matches('-');
-        if s.starts_with('-') && flag == "run" {
-            run = true;
-        } else if s.starts_with('-') && flag == "check" {
-            check = true;
-        } else if let Some(v) = flag.strip_prefix("seed=").filter(|_| s.starts_with('-')) {
-            seed = v.parse().map_err(|_| format!("--seed: '{v}' is not a number"))?;
-        } else if let Some(v) = flag.strip_prefix("size=").filter(|_| s.starts_with('-')) {
-            size = v.parse().ok().filter(|n| *n > 0).ok_or(format!("--size: '{v}' is not a positive number"))?;
-        } else {
-            rest.push(a);
+        let flag = if s.starts_with('-') { s.trim_start_matches('-') } else { "" };
+        let (name, value) = flag.split_once('=').unwrap_or((flag, ""));
+        match (name, value) {
+            ("run", "") => run = true,
+            ("check", "") => options.check = true,
+            ("seed", v) => options.seed = v.parse().map_err(|_| format!("--seed: '{v}' is not a number"))?,
+            ("size", v) => {
+                options.size =
+                    v.parse().ok().filter(|n| *n > 0).ok_or(format!("--size: '{v}' is not a positive number"))?
+            }
+            ("function", v) if !v.is_empty() => options.function = Some(v.trim_start_matches('@').to_owned()),
+            ("input", v) if !v.is_empty() => options.inputs.push(v.into()),
+            ("output-dir", v) if !v.is_empty() => options.output_dir = Some(v.into()),
+            _ => {
+                rest.push(a);
+                continue;
+            }
+        }
+        if name != "run" {
+            runner_only.push(format!("--{name}"));
         }
     }
     if !run {
-        if check {
-            return Err("--check needs --run".into());
+        if let Some(flag) = runner_only.first() {
+            return Err(format!("{flag} needs --run"));
         }
         *args = rest;
         return Ok(None);
     }
-    let files: Vec<String> =
-        rest.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).filter(|a| !a.starts_with('-')).collect();
-    if files.len() != 1 {
-        return Err("--run takes exactly one input file (and no other options)".into());
+    let files: Vec<String> = rest.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    match files.as_slice() {
+        [file] if !file.starts_with('-') => options.file = file.clone(),
+        _ => return Err("--run takes exactly one input file and only the runner's options".into()),
     }
-    Ok(Some(RunOptions { file: files[0].clone(), check, seed, size }))
+    Ok(Some(options))
 }
 
-/// SplitMix64, so that `--seed` gives the same inputs everywhere.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
+/// Where the arguments of a function come from.
+enum Inputs {
+    Files(Vec<PathBuf>),
+    Shipped(Vec<PathBuf>),
+    Generated,
 }
 
-/// A generated value of type `t`: dynamic extents are `size`; integers in -8..8, `index`
-/// elements in bounds (0..size), floats in [-4, 4).
-fn generate(t: &Type, size: usize, rng: &mut Rng) -> Value {
-    let mut element = |e: ElemType| -> Value {
-        let r = rng.next();
-        match e {
-            ElemType::Int(1) => Value::i1(r.is_multiple_of(2)),
-            ElemType::Int(w) => Value::int(w, (r % 16) as i64 - 8),
-            ElemType::Index => Value::Index((r % size as u64) as i64),
-            ElemType::F32 => Value::F32(((r % 64) as f32 - 32.0) / 8.0),
-            ElemType::F64 => Value::F64(((r % 64) as f64 - 32.0) / 8.0),
-            ElemType::Complex32 | ElemType::Complex64 => Value::complex((r % 8) as f64, ((r >> 8) % 8) as f64),
-            ElemType::Opaque => Value::Opaque(0),
+impl Inputs {
+    fn args(&self, f: &FunctionInfo, options: &RunOptions) -> Result<Vec<Value>, String> {
+        match self {
+            Inputs::Files(files) | Inputs::Shipped(files) => {
+                read_args(files, &f.inputs).map_err(|e| format!("@{}: {e}", f.name))
+            }
+            Inputs::Generated => Ok(generate_args(&f.inputs, options.seed, options.size)),
         }
-    };
-    match t {
-        Type::Scalar(ElemType::Index) => Value::Index(size as i64),
-        Type::Scalar(e) => element(*e),
-        Type::Tensor { elem, shape } => {
-            let shape: Vec<usize> = shape.iter().map(|d| d.unwrap_or(size)).collect();
-            let n: usize = shape.iter().product();
-            let elements = (0..n).map(|_| element(*elem)).collect();
-            Value::tensor(*elem, shape, elements)
+    }
+
+    /// A note for the output line.
+    fn note(&self) -> String {
+        match self {
+            Inputs::Shipped(files) => {
+                let dir = files[0].parent().map(|d| d.display().to_string()).unwrap_or_default();
+                format!(" [inputs from {dir}/]")
+            }
+            _ => String::new(),
         }
-        Type::Other(_) => Value::Opaque(0),
     }
 }
 
-/// A value as text: in full when small, else its shape and an order-sensitive checksum.
-fn show(v: &Value) -> String {
-    let text = v.to_string();
-    if text.len() <= 200 {
-        return text;
+fn choose_inputs(options: &RunOptions, f: &FunctionInfo) -> Inputs {
+    if !options.inputs.is_empty() {
+        Inputs::Files(options.inputs.clone())
+    } else if let Some(files) = shipped_inputs(Path::new(&options.file), &f.name) {
+        Inputs::Shipped(files)
+    } else {
+        Inputs::Generated
     }
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-    }
-    let shape = v.as_tensor().map(|t| format!("{:?}", t.shape)).unwrap_or_default();
-    format!("<{} shape {shape} checksum {h:016x}>", v.elem_type().map(|e| e.to_string()).unwrap_or_default())
+}
+
+/// Writes `values` as `DIR/<function>.<i>.npy`.
+fn write_outputs(dir: &Path, function: &str, values: &[Value]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot be created: {e}", dir.display()))?;
+    values.iter().enumerate().try_for_each(|(i, v)| npy::write_value(&dir.join(format!("{function}.{i}.npy")), v))
+}
+
+fn shown(values: &[Value]) -> String {
+    values.iter().map(show).collect::<Vec<_>>().join(", ")
 }
 
 /// Runs the file; returns the process exit code.
 pub fn run(options: &RunOptions) -> i32 {
-    fusion_passes::register_all_passes();
-    let context = array_dialect::context();
-    let module = match array_dialect::source::load_file(&context, Path::new(&options.file)) {
-        Ok(m) => m,
+    match run_file(options) {
+        Ok(failed) => i32::from(failed),
         Err(e) => {
-            eprintln!("{e}");
-            return 1;
+            eprintln!("fuse-opt: error: {e}");
+            1
         }
-    };
+    }
+}
+
+/// Runs the file; `Ok(true)` when some function failed or mismatched.
+fn run_file(options: &RunOptions) -> Result<bool, String> {
+    fusion_passes::register_all_passes();
+    let path = Path::new(&options.file);
+    let context = array_dialect::context();
+    let module = array_dialect::source::load_file(&context, path).map_err(|e| e.to_string())?;
+    let interpreter = Interpreter::new(&module);
+    let functions = runnable_functions(&interpreter, options.function.as_deref())?;
+    if !options.inputs.is_empty() && functions.len() != 1 {
+        return Err(format!(
+            "--input: {} has {} public functions; pick one with --function",
+            options.file,
+            functions.len()
+        ));
+    }
     let fused = if options.check {
-        let mut fused = match array_dialect::source::load_file(&context, Path::new(&options.file)) {
-            Ok(m) => m,
+        match load_fused(&context, path) {
+            Ok(m) => Some(m),
             Err(e) => {
+                // E.g. an ill-sized program, which the fusion analysis must reject: the
+                // other runs are still compared.
                 eprintln!("{e}");
-                return 1;
+                None
             }
-        };
-        let pm = PassManager::new(&context);
-        if parse_pass_pipeline(pm.as_operation_pass_manager(), "builtin.module(func.func(array-fusion))").is_err()
-            || pm.run(&mut fused).is_err()
-            || !fused.as_operation().verify()
-        {
-            eprintln!("{}: error: the fusion pipeline failed (see the diagnostics above)", options.file);
-            return 1;
         }
-        Some(fused)
     } else {
         None
     };
-    let interpreter = Interpreter::new(&module);
     let fused_interpreter = fused.as_ref().map(Interpreter::new);
-    let path = Path::new(&options.file);
-    let mut unfused_jit = Jit::new(path, Variant::Unfused);
-    let mut fused_jit = Jit::new(path, Variant::Fused);
+    let mut unfused_jit = FileJit::new(path, Variant::Unfused);
+    let mut fused_jit = FileJit::new(path, Variant::Fused);
     let mut failed = false;
-    for f in interpreter.functions().into_iter().filter(|f| f.public && f.defined) {
-        let mut rng = Rng(options.seed ^ 0x5EED);
-        let args: Vec<Value> = f.inputs.iter().map(|t| generate(t, options.size, &mut rng)).collect();
-        let started = std::time::Instant::now();
-        let reference = interpreter.run(&f.name, args.clone());
-        let ms = started.elapsed().as_secs_f64() * 1000.0;
-        match &fused_interpreter {
-            None => match reference {
+    for f in &functions {
+        let inputs = choose_inputs(options, f);
+        let args = inputs.args(f, options)?;
+        let note = inputs.note();
+        let results = if options.check {
+            let outcome =
+                check_function(f, &args, &interpreter, fused_interpreter.as_ref(), &mut unfused_jit, &mut fused_jit);
+            println!("@{}: {outcome}{note}", f.name);
+            failed |= outcome.is_failure();
+            match outcome {
+                CheckOutcome::Match { results, .. }
+                | CheckOutcome::NotCompiled { results, .. }
+                | CheckOutcome::NotFused { results, .. } => Some(results),
+                _ => None,
+            }
+        } else {
+            let started = std::time::Instant::now();
+            match interpreter.run(&f.name, args.clone()) {
                 Ok(values) => {
-                    let shown: Vec<String> = values.iter().map(show).collect();
-                    println!("@{}: {} ({ms:.2} ms, interpreter)", f.name, shown.join(", "));
-                    match unfused_jit.call(&f, &args) {
-                        Ok((values, ms)) => {
-                            let shown: Vec<String> = values.iter().map(show).collect();
-                            println!("@{}: {} ({ms:.2} ms, compiled)", f.name, shown.join(", "));
+                    let ms = started.elapsed().as_secs_f64() * 1000.0;
+                    println!("@{}: {} ({ms:.2} ms, interpreter){note}", f.name, shown(&values));
+                    // Compiled code runs only on inputs the interpreter accepts (else it
+                    // could hit undefined behaviour).
+                    match unfused_jit.call(f, &args) {
+                        Ok((compiled, ms)) => {
+                            println!("@{}: {} ({ms:.2} ms, compiled)", f.name, shown(&compiled));
+                            Some(compiled)
                         }
-                        Err(reason) => println!("@{}: not compiled: {reason}", f.name),
+                        Err(reason) => {
+                            println!("@{}: not compiled: {reason}", f.name);
+                            Some(values)
+                        }
                     }
                 }
                 Err(e) => {
-                    println!("@{}: error: {e}", f.name);
+                    println!("@{}: error: {e}{note}", f.name);
                     failed |= !matches!(e, InterpError::External(_));
-                }
-            },
-            Some(other) => {
-                let after = other.run(&f.name, args.clone());
-                match (&reference, &after) {
-                    (Ok(a), Ok(b)) => {
-                        // Compiled code runs only on inputs the interpreter accepts (else
-                        // it could hit undefined behaviour).
-                        let unfused = unfused_jit.call(&f, &args);
-                        let fused = fused_jit.call(&f, &args);
-                        let mut runs: Vec<(&str, &Vec<Value>)> = vec![("fused under the interpreter", b)];
-                        let reason = match (&unfused, &fused) {
-                            (Ok((u, _)), Ok((v, _))) => {
-                                runs.push(("unfused compiled", u));
-                                runs.push(("fused compiled", v));
-                                None
-                            }
-                            (Err(r), _) => Some(format!("unfused: {r}")),
-                            (_, Err(r)) => Some(format!("fused: {r}")),
-                        };
-                        let mismatch = runs.iter().find_map(|(label, values)| {
-                            let i = (0..a.len().max(values.len())).find(|&i| match (a.get(i), values.get(i)) {
-                                (Some(x), Some(y)) => !x.approx_eq(y, FLOAT_TOLERANCE),
-                                _ => true,
-                            })?;
-                            Some((*label, *values, i))
-                        });
-                        match (mismatch, reason) {
-                            (Some((label, values, i)), _) => {
-                                println!(
-                                    "@{}: MISMATCH in result #{i}: interpreter {} vs {label} {}",
-                                    f.name,
-                                    a.get(i).map(show).unwrap_or_default(),
-                                    values.get(i).map(show).unwrap_or_default()
-                                );
-                                failed = true;
-                            }
-                            (None, Some(reason)) => println!(
-                                "@{}: match (interpreter, fused under the interpreter); not compiled: {reason}",
-                                f.name
-                            ),
-                            (None, None) => {
-                                let floats =
-                                    a.iter().any(|v| matches!(v.elem_type(), Some(ElemType::F32 | ElemType::F64)));
-                                let note = if floats { "; floats to relative 1e-9" } else { "" };
-                                println!("@{}: match (interpreter, unfused, fused{note})", f.name)
-                            }
-                        }
-                    }
-                    (Err(e), Err(g)) if std::mem::discriminant(e) == std::mem::discriminant(g) => {
-                        println!("@{}: match (both fail under the interpreter: {e}; compiled code not run)", f.name)
-                    }
-                    _ => {
-                        println!(
-                            "@{}: MISMATCH: unfused {:?} vs fused {:?}",
-                            f.name,
-                            reference.as_ref().err(),
-                            after.as_ref().err()
-                        );
-                        failed = true;
-                    }
+                    None
                 }
             }
+        };
+        if let (Some(dir), Some(values)) = (&options.output_dir, results) {
+            write_outputs(dir, &f.name, &values)?;
         }
     }
-    i32::from(failed)
+    Ok(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(args: &[&str]) -> Result<Option<RunOptions>, String> {
+        let mut args: Vec<std::ffi::OsString> = args.iter().map(|a| a.into()).collect();
+        take_run_flags(&mut args)
+    }
+
+    #[test]
+    fn run_flags() {
+        let o = flags(&["fuse-opt", "f.mlir", "--run", "--check", "--function=@g", "--input=a.npy", "-input=b.npy"])
+            .unwrap()
+            .unwrap();
+        assert_eq!((o.file.as_str(), o.check, o.function.as_deref()), ("f.mlir", true, Some("g")));
+        assert_eq!(o.inputs, [PathBuf::from("a.npy"), PathBuf::from("b.npy")]);
+        let o = flags(&["fuse-opt", "--run", "f.mlir", "--seed=3", "--size=7", "--output-dir=out"]).unwrap().unwrap();
+        assert_eq!((o.seed, o.size, o.output_dir), (3, 7, Some(PathBuf::from("out"))));
+        assert!(flags(&["fuse-opt", "f.mlir", "--canonicalize"]).unwrap().is_none());
+        assert_eq!(flags(&["fuse-opt", "f.mlir", "--output-dir=x"]).err().unwrap(), "--output-dir needs --run");
+        assert!(flags(&["fuse-opt", "f.mlir", "--run", "--canonicalize"]).is_err());
+        assert!(flags(&["fuse-opt", "--run", "--size=0", "f.mlir"]).unwrap_err().contains("positive"));
+    }
 }

@@ -1,0 +1,134 @@
+//! Inputs of a function run: generated from a seed ([`Rng`], [`generate`], [`generate_args`]),
+//! or read from `.npy` files ([`read_args`]), including the files shipped beside a program
+//! ([`shipped_inputs`]).
+//!
+//! Generated values: dynamic extents are `size`; integers in -8..8, `index` elements in
+//! bounds (0..size), an `index` scalar is `size` itself, floats in [-4, 4) (multiples of
+//! 1/8, so sums are exact), `i1` fair coins. The same seed gives the same inputs everywhere
+//! (SplitMix64). Functions whose inputs have a structure that random values do not have (a
+//! graph in CSR form, indices that must be in range, the state of a loop) take inputs from
+//! files instead: see [`shipped_inputs`].
+
+use crate::npy;
+use fusion_interpreter::{ElemType, Type, Value};
+use std::path::{Path, PathBuf};
+
+/// SplitMix64, so that a seed gives the same inputs everywhere.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// The generator of the runs of `seed` (the same for every function of a file).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x5EED)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+/// A generated value of type `t` (see the module header for the ranges).
+pub fn generate(t: &Type, size: usize, rng: &mut Rng) -> Value {
+    let size = size.max(1);
+    let mut element = |e: ElemType| -> Value {
+        let r = rng.next_u64();
+        match e {
+            ElemType::Int(1) => Value::i1(r.is_multiple_of(2)),
+            ElemType::Int(w) => Value::int(w, (r % 16) as i64 - 8),
+            ElemType::Index => Value::Index((r % size as u64) as i64),
+            ElemType::F32 => Value::F32(((r % 64) as f32 - 32.0) / 8.0),
+            ElemType::F64 => Value::F64(((r % 64) as f64 - 32.0) / 8.0),
+            ElemType::Complex32 | ElemType::Complex64 => Value::complex((r % 8) as f64, ((r >> 8) % 8) as f64),
+            ElemType::Opaque => Value::Opaque(0),
+        }
+    };
+    match t {
+        Type::Scalar(ElemType::Index) => Value::Index(size as i64),
+        Type::Scalar(e) => element(*e),
+        Type::Tensor { elem, shape } => {
+            let shape: Vec<usize> = shape.iter().map(|d| d.unwrap_or(size)).collect();
+            let n: usize = shape.iter().product();
+            let elements = (0..n).map(|_| element(*elem)).collect();
+            Value::tensor(*elem, shape, elements)
+        }
+        Type::Other(_) => Value::Opaque(0),
+    }
+}
+
+/// The generated arguments of a function with argument types `inputs`: each function of a
+/// file starts from the same [`Rng::new`]`(seed)`.
+pub fn generate_args(inputs: &[Type], seed: u64, size: usize) -> Vec<Value> {
+    let mut rng = Rng::new(seed);
+    inputs.iter().map(|t| generate(t, size, &mut rng)).collect()
+}
+
+/// Reads one argument per file (the i-th file is argument i) and checks each against the
+/// function's argument type; errors name the file.
+pub fn read_args(files: &[PathBuf], inputs: &[Type]) -> Result<Vec<Value>, String> {
+    if files.len() != inputs.len() {
+        return Err(format!(
+            "the function takes {} arguments, but {} input files are given",
+            inputs.len(),
+            files.len()
+        ));
+    }
+    files.iter().zip(inputs).map(|(file, t)| npy::read_value(file, t)).collect()
+}
+
+/// The input files shipped for `function` of the program `file`, if there are any:
+/// `<dir of file>/inputs/<file stem>/<function>.<i>.npy` for i = 0, 1, ... (argument i; a
+/// function without arguments has none, so it never has shipped inputs). `None` when
+/// there is no `.0.npy` file.
+pub fn shipped_inputs(file: &Path, function: &str) -> Option<Vec<PathBuf>> {
+    let stem = file.file_stem()?.to_str()?;
+    let dir = file.parent().unwrap_or(Path::new("")).join("inputs").join(stem);
+    let files: Vec<PathBuf> =
+        (0..).map(|i| dir.join(format!("{function}.{i}.npy"))).take_while(|p| p.is_file()).collect();
+    if files.is_empty() { None } else { Some(files) }
+}
+
+/// A value as text: in full when short, else its type, shape and an order-sensitive
+/// checksum (FNV-1a of its text).
+pub fn show(v: &Value) -> String {
+    let text = v.to_string();
+    if text.len() <= 200 {
+        return text;
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    let shape = v.as_tensor().map(|t| format!("{:?}", t.shape)).unwrap_or_default();
+    format!("<{} shape {shape} checksum {h:016x}>", v.elem_type().map(|e| e.to_string()).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_seed_same_inputs() {
+        let t = [Type::Tensor { elem: ElemType::Int(64), shape: vec![None] }, Type::Scalar(ElemType::F32)];
+        let a = generate_args(&t, 7, 5);
+        let b = generate_args(&t, 7, 5);
+        assert_eq!(a.len(), 2);
+        assert!(a.iter().zip(&b).all(|(x, y)| x.bitwise_eq(y)));
+        assert_eq!(a[0].as_tensor().unwrap().shape, vec![5]);
+        let c = generate_args(&t, 8, 5);
+        assert!(!a[0].bitwise_eq(&c[0]));
+    }
+
+    #[test]
+    fn index_elements_in_bounds() {
+        let t = Type::Tensor { elem: ElemType::Index, shape: vec![None, Some(3)] };
+        let v = generate(&t, 4, &mut Rng::new(1));
+        let t = v.as_tensor().unwrap();
+        assert_eq!(t.shape, vec![4, 3]);
+        assert!(t.to_i64_vec().unwrap().iter().all(|&i| (0..4).contains(&i)));
+    }
+}
