@@ -140,8 +140,20 @@ fn elem_size(e: ElemType) -> Result<usize, String> {
         ElemType::Int(w) if w <= 32 => 4,
         ElemType::Int(_) | ElemType::Index | ElemType::F64 => 8,
         ElemType::F32 => 4,
+        // `complex<T>` is the LLVM struct `{T, T}`.
+        ElemType::Complex32 => 8,
+        ElemType::Complex64 => 16,
         other => return Err(format!("element type {other} is not supported by the marshalling")),
     })
+}
+
+/// Alignment of one element: a complex number aligns as its parts.
+fn elem_align(e: ElemType) -> usize {
+    match e {
+        ElemType::Complex32 => 4,
+        ElemType::Complex64 => 8,
+        other => elem_size(other).unwrap_or(8),
+    }
 }
 
 fn slot(t: &Type) -> Result<Slot, String> {
@@ -155,10 +167,7 @@ fn slot(t: &Type) -> Result<Slot, String> {
 /// Size and alignment of a slot in a C struct.
 fn size_align(s: Slot) -> (usize, usize) {
     match s {
-        Slot::Scalar(e) => {
-            let n = elem_size(e).unwrap_or(8);
-            (n, n)
-        }
+        Slot::Scalar(e) => (elem_size(e).unwrap_or(8), elem_align(e)),
         Slot::Memref(_, rank) => (8 * (3 + 2 * rank), 8),
     }
 }
@@ -166,6 +175,12 @@ fn size_align(s: Slot) -> (usize, usize) {
 /// Writes one element (little-endian, `n` bytes).
 fn put(bytes: &mut [u8], v: &Value, e: ElemType) -> Result<(), String> {
     let n = elem_size(e)?;
+    if let (ElemType::Complex32 | ElemType::Complex64, Value::Complex { re, im }) = (e, v) {
+        let part = if e == ElemType::Complex32 { ElemType::F32 } else { ElemType::F64 };
+        let value = |x: f64| if part == ElemType::F32 { Value::F32(x as f32) } else { Value::F64(x) };
+        put(bytes, &value(*re), part)?;
+        return put(&mut bytes[n / 2..], &value(*im), part);
+    }
     let bits: u64 = match (e, v) {
         (ElemType::F32, Value::F32(x)) => x.to_bits() as u64,
         (ElemType::F64, Value::F64(x)) => x.to_bits(),
@@ -180,6 +195,15 @@ fn put(bytes: &mut [u8], v: &Value, e: ElemType) -> Result<(), String> {
 /// Reads one element.
 fn get(bytes: &[u8], e: ElemType) -> Value {
     let n = elem_size(e).unwrap_or(8);
+    if matches!(e, ElemType::Complex32 | ElemType::Complex64) {
+        let part = if e == ElemType::Complex32 { ElemType::F32 } else { ElemType::F64 };
+        let float = |v: Value| match v {
+            Value::F32(x) => x as f64,
+            Value::F64(x) => x,
+            _ => f64::NAN,
+        };
+        return Value::complex(float(get(bytes, part)), float(get(&bytes[n / 2..], part)));
+    }
     let mut b = [0u8; 8];
     b[..n].copy_from_slice(&bytes[..n]);
     let bits = u64::from_le_bytes(b);
@@ -229,7 +253,7 @@ impl Compiled {
         for (s, v) in in_slots.iter().zip(args) {
             match *s {
                 Slot::Scalar(e) => {
-                    let mut w = words(8);
+                    let mut w = words(elem_size(e)?);
                     put(as_bytes(&mut w), v, e)?;
                     values.push(w);
                 }

@@ -38,8 +38,9 @@ pub fn to_llvm(threads: Threads) -> String {
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}}, \
          buffer-deallocation-pipeline, {scf_to_openmp}convert-scf-to-cf, expand-strided-metadata, \
-         finalize-memref-to-llvm, convert-math-to-llvm, convert-arith-to-llvm, convert-index-to-llvm, \
-         convert-cf-to-llvm, {openmp_to_llvm}convert-func-to-llvm, reconcile-unrealized-casts"
+         finalize-memref-to-llvm, convert-complex-to-standard, convert-math-to-llvm, convert-arith-to-llvm, \
+         convert-complex-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, {openmp_to_llvm}convert-func-to-llvm, \
+         reconcile-unrealized-casts"
     )
 }
 
