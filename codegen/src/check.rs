@@ -18,8 +18,8 @@
 //! ```
 
 use crate::inputs::show;
-use crate::jit::{Compiled, compile_file};
-use crate::pipeline::{Variant, run_pipeline};
+use crate::jit::{Compiled, compile_file_with};
+use crate::pipeline::{Threads, Variant, run_pipeline};
 use fusion_interpreter::{ElemType, FunctionInfo, InterpError, Interpreter, Value};
 use melior::{Context, ir::Module};
 use std::collections::HashMap;
@@ -37,25 +37,32 @@ pub const FLOAT_TOLERANCE: f64 = 1e-9;
 pub struct FileJit {
     path: PathBuf,
     variant: Variant,
+    threads: Threads,
     whole: Option<Result<Compiled, String>>,
     alone: HashMap<String, Result<Compiled, String>>,
 }
 
 impl FileJit {
     pub fn new(path: &Path, variant: Variant) -> FileJit {
-        FileJit { path: path.to_owned(), variant, whole: None, alone: HashMap::new() }
+        FileJit { path: path.to_owned(), variant, threads: Threads::Sequential, whole: None, alone: HashMap::new() }
+    }
+
+    /// The same, with parallel loops run as `threads` says (OpenMP or sequential).
+    pub fn with_threads(mut self, threads: Threads) -> FileJit {
+        self.threads = threads;
+        self
     }
 
     /// The compiled module that holds `name`, or why there is none.
     pub fn compiled(&mut self, name: &str) -> Result<&Compiled, String> {
-        let (path, variant) = (&self.path, self.variant);
-        let whole = self.whole.get_or_insert_with(|| compile_file(path, variant, None));
+        let (path, variant, threads) = (&self.path, self.variant, self.threads);
+        let whole = self.whole.get_or_insert_with(|| compile_file_with(path, variant, None, threads));
         match whole {
             Ok(c) => Ok(c),
             Err(_) => self
                 .alone
                 .entry(name.to_owned())
-                .or_insert_with(|| compile_file(path, variant, Some(name)))
+                .or_insert_with(|| compile_file_with(path, variant, Some(name), threads))
                 .as_ref()
                 .map_err(|reason| reason.clone()),
         }

@@ -22,7 +22,7 @@
 //! descriptor alone, so result buffers are deliberately leaked (the driver is a
 //! short-lived process; a long-running user would need an ownership protocol).
 
-use crate::pipeline::{Variant, lower_to_llvm, runtime_libraries};
+use crate::pipeline::{Threads, Variant, lower_to_llvm_with, runtime_libraries_for};
 use fusion_interpreter::{ElemType, Type, Value};
 use melior::{
     Context, ExecutionEngine,
@@ -71,6 +71,16 @@ fn callees<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Vec<String> {
 /// transitively (made private, so they get no C interface); the others are erased first, so
 /// that one function that cannot be lowered yet does not keep the others from compiling.
 pub fn compile_file(path: &Path, variant: Variant, only: Option<&str>) -> Result<Compiled, String> {
+    compile_file_with(path, variant, only, Threads::Sequential)
+}
+
+/// [`compile_file`], with parallel loops run as `threads` says.
+pub fn compile_file_with(
+    path: &Path,
+    variant: Variant,
+    only: Option<&str>,
+    threads: Threads,
+) -> Result<Compiled, String> {
     let context = array_dialect::context();
     let engine = {
         let mut module = array_dialect::source::load_file(&context, path).map_err(|e| format!("does not load: {e}"))?;
@@ -116,9 +126,9 @@ pub fn compile_file(path: &Path, variant: Variant, only: Option<&str>) -> Result
         if !module.as_operation().verify() {
             return Err("the module does not verify after the other functions are erased".into());
         }
-        lower_to_llvm(&context, &mut module, variant)?;
+        lower_to_llvm_with(&context, &mut module, variant, threads)?;
         // The C API may read the paths as C strings: keep a NUL right after each slice.
-        let runtime: Vec<String> = runtime_libraries().into_iter().map(|p| p + "\0").collect();
+        let runtime: Vec<String> = runtime_libraries_for(threads).into_iter().map(|p| p + "\0").collect();
         let libraries: Vec<&str> = runtime.iter().map(|p| &p[..p.len() - 1]).collect();
         ExecutionEngine::new(&module, 2, &libraries, false, false)
     };

@@ -13,5 +13,5 @@ pub mod npy;
 pub mod pipeline;
 
 pub use check::{CheckOutcome, check_file, check_function};
-pub use jit::{Compiled, compile_file};
+pub use jit::{Compiled, compile_file, compile_file_with};
 pub use pipeline::{Threads, Variant, lower_to_llvm, lower_to_llvm_with};

@@ -31,14 +31,18 @@ pub enum Threads {
 /// layouts), every `bufferization.to_buffer` of an argument becomes a copy, which costs
 /// a whole extra read and write of each input.
 pub fn to_llvm(threads: Threads) -> String {
-    let (scf_to_openmp, openmp_to_llvm) = match threads {
-        Threads::Sequential => ("", ""),
-        Threads::OpenMp => ("convert-scf-to-openmp, ", "convert-openmp-to-llvm, "),
+    // With OpenMP, the parallel bodies sit in `memref.alloca_scope` regions, which must be
+    // lowered (by finalize-memref-to-llvm) before convert-scf-to-cf makes them multi-block.
+    let (scf_to_openmp, memref_first, openmp_to_llvm) = match threads {
+        Threads::Sequential => ("", false, ""),
+        Threads::OpenMp => ("convert-scf-to-openmp, ", true, "convert-openmp-to-llvm, "),
     };
+    let memref = "expand-strided-metadata, finalize-memref-to-llvm, ";
+    let (memref_before, memref_after) = if memref_first { (memref, "") } else { ("", memref) };
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}}, \
-         buffer-deallocation-pipeline, {scf_to_openmp}convert-scf-to-cf, expand-strided-metadata, \
-         finalize-memref-to-llvm, convert-complex-to-standard, convert-math-to-llvm, convert-arith-to-llvm, \
+         buffer-deallocation-pipeline, {scf_to_openmp}{memref_before}convert-scf-to-cf, {memref_after}\
+         convert-complex-to-standard, convert-math-to-llvm, convert-arith-to-llvm, \
          convert-complex-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, {openmp_to_llvm}convert-func-to-llvm, \
          reconcile-unrealized-casts"
     )

@@ -4,6 +4,7 @@
 // RUN: fuse-opt %s --run | FileCheck %s --check-prefix=OUT
 // RUN: fuse-opt %s --run --check | FileCheck %s --check-prefix=CHECK
 // RUN: fuse-opt %examples/seed002_normalise2.mlir --run --check --size=100 | FileCheck %s --check-prefix=EXAMPLE
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed001_normalize2.mlir --run --check --openmp --size=1000 | FileCheck %s --check-prefix=OMP
 // RUN: not fuse-opt %s --check 2>&1 | FileCheck %s --check-prefix=BAD
 
 // OUT: @squares: tensor<5xi64>[0, 1, 4, 9, 16] ({{.*}} interpreter)
@@ -14,6 +15,7 @@
 // CHECK: @sumSquares: match (interpreter, unfused, fused)
 // EXAMPLE: @normalise2: match
 // EXAMPLE: @normalise2Extended: match
+// OMP: @normalize2: match (interpreter, unfused, fused)
 // BAD: fuse-opt: error: --check needs --run
 
 func.func @squares() -> tensor<5xi64> {

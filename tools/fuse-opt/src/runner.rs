@@ -20,7 +20,7 @@
 
 use fusion_codegen::check::{CheckOutcome, FileJit, check_function, load_fused, runnable_functions};
 use fusion_codegen::inputs::{generate_args, read_args, shipped_inputs, show};
-use fusion_codegen::{Variant, npy};
+use fusion_codegen::{Threads, Variant, npy};
 use fusion_interpreter::{FunctionInfo, InterpError, Interpreter, Value};
 use std::path::{Path, PathBuf};
 
@@ -37,6 +37,8 @@ pub struct RunOptions {
     pub inputs: Vec<PathBuf>,
     /// `--output-dir=DIR`
     pub output_dir: Option<PathBuf>,
+    /// `--openmp`: compiled code runs its parallel loops on the OpenMP runtime.
+    pub openmp: bool,
 }
 
 /// Takes the runner's flags out of `args`; `None` without `--run`.
@@ -50,7 +52,10 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         function: None,
         inputs: vec![],
         output_dir: None,
+        openmp: false,
     };
+    // `--openmp` belongs to the runner only with `--run` (else to the AOT output).
+    let running = args.iter().any(|a| a == "--run" || a == "-run");
     let mut runner_only = Vec::new();
     let mut rest = Vec::new();
     for a in args.drain(..) {
@@ -68,6 +73,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
             ("function", v) if !v.is_empty() => options.function = Some(v.trim_start_matches('@').to_owned()),
             ("input", v) if !v.is_empty() => options.inputs.push(v.into()),
             ("output-dir", v) if !v.is_empty() => options.output_dir = Some(v.into()),
+            ("openmp", "") if running => options.openmp = true,
             _ => {
                 rest.push(a);
                 continue;
@@ -181,8 +187,9 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
         None
     };
     let fused_interpreter = fused.as_ref().map(Interpreter::new);
-    let mut unfused_jit = FileJit::new(path, Variant::Unfused);
-    let mut fused_jit = FileJit::new(path, Variant::Fused);
+    let threads = if options.openmp { Threads::OpenMp } else { Threads::Sequential };
+    let mut unfused_jit = FileJit::new(path, Variant::Unfused).with_threads(threads);
+    let mut fused_jit = FileJit::new(path, Variant::Fused).with_threads(threads);
     let mut failed = false;
     for f in &functions {
         let inputs = choose_inputs(options, f);
