@@ -135,14 +135,21 @@ func.func @gather(%xs: tensor<?x?xf32>, %is: tensor<?xindex>, %js: tensor<?xi32>
   return %r : tensor<?xf32>
 }
 
-// Outside the slice: a reverse, and a cluster with a filter leaf (its map included), are
-// left as they are (the map feeding the reverse is lowered).
+// Outside the pass: a reverse (sugar, removed by array-desugar first) is left as it is;
+// the map feeding it is lowered, and so is the cluster map → filter: one scf.for carrying
+// the count, the map's value in a register, stored at the count under scf.if.
 // CHECK-LABEL: func.func @partial(
 // CHECK:         scf.parallel
 // CHECK:         array.reverse
-// CHECK:         array.cluster
-// CHECK:           array.map
-// CHECK:           array.filter
+// CHECK-NOT:     array.
+// CHECK:         scf.for {{.*}} -> (index)
+// CHECK:           %[[Y:.*]] = arith.muli
+// CHECK:           %[[P:.*]] = arith.cmpi sgt, %[[Y]]
+// CHECK:           scf.if %[[P]] -> (index)
+// CHECK-NEXT:        memref.store %[[Y]]
+// CHECK-NOT:     scf.parallel
+// CHECK:         memref.reinterpret_cast
+// CHECK:         return
 func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
   %c0 = arith.constant 0 : i64
   %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {

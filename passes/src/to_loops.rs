@@ -43,7 +43,7 @@
 //!   gather's `array.label`, read by nothing else). Such a producer is not given its
 //!   own iteration: its element function runs inside the gather's loop at the gathered
 //!   index, its inputs loaded there in turn (seed 000 simple1: `xs[is[k]]`; simple2:
-//!   `xs[is1[is2[k]]]`). Folds fused into gathers (simple4) are kept whole.
+//!   `xs[is1[is2[k]]]`). Folds fused into gathers (simple4): fifth slice.
 //!
 //! * Fourth slice: `array.filter` and `array.expand` of vectors outside clusters,
 //!   sequentially. Filter: result buffers of the input length (an upper bound), one
@@ -58,12 +58,23 @@
 //!   values at `offset + j`. Negative counts are taken as 0 (the interpreter reports
 //!   an error there).
 //!
+//! * Fifth slice: `array.size`, `array.dim`, `array.index` → `tensor.dim` (a constant
+//!   for a static extent) and `tensor.extract`, everywhere (element functions included),
+//!   before anything else. Clusters ([`cluster`], see its module doc): every cluster is
+//!   one loop nest — maps, generates, gathers, folds, scans (right scans and order-1
+//!   leaves: a loop from the end) and filters (one `scf.for` carrying the counts, the
+//!   filter's consumers under `scf.if` on its predicate), producers fused into gathers
+//!   (folds included, seed 000 simple4). Any other cluster shape (scatter or expand with
+//!   other leaves, a fold result read in its cluster, spaces not provably equal, …)
+//!   *falls back*: the tree is flattened and its ops lowered one by one as outside
+//!   clusters (the unfused baseline, never a wrong result), with a remark
+//!   `array-to-loops: cluster lowered op by op (unfused) …` at the cluster.
+//!
 //! The pass runs on a module (`builtin.module(array-to-loops)`) and lowers every
-//! function in it. Everything else is left as it is, so the pass is partial but always correct: clusters
-//! with any other leaf (or sizes not provably equal) are kept whole, and so are filters
-//! and expands of higher rank, the other combinators (backpermute, permute, reverse,
-//! replicate, …), and combinators whose arrays have a tensor encoding or an element
-//! type that memrefs cannot hold.
+//! function in it. Left as they are: the sugar ops (`reverse`, `backpermute`,
+//! `replicate`, `permute`; `array-desugar` removes them first, except a `permute` with a
+//! keep flag), filters and expands of higher rank, and combinators whose arrays have a
+//! tensor encoding or an element type that memrefs cannot hold.
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions};
 use crate::ir::{self, Op, Val};
@@ -77,9 +88,11 @@ use melior::{
 };
 use mlir_sys::*;
 
+mod cluster;
+
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-to-loops",
-    description: "Lower map, generate, fold, gather, scan, scatter, filter and expand outside clusters, and clusters of maps, generates, folds and gathers, to scf loop nests over memrefs",
+    description: "Lower the array combinators and scalar queries to scf loop nests over memrefs: one loop nest per combinator outside clusters and per cluster",
     // Scheduled on the module, not on functions: the pass loads the dialects it creates
     // ops of (the pass bridge declares no dependent dialects), which is only safe
     // outside the pass manager's multi-threaded execution of function passes.
@@ -97,6 +110,7 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     for dialect in CREATED_DIALECTS {
         context.get_or_load_dialect(dialect);
     }
+    lower_scalars(context, function);
     let mut targets = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
         if matches!(
@@ -115,46 +129,90 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
         }
         melior::ir::operation::WalkResult::Advance
     });
-    // Post order: nested combinators are lowered before the ones whose bodies hold them,
-    // and lowering one op never destroys another collected op.
+    // Post order: nested combinators (inside element functions) are lowered before the
+    // ones whose bodies hold them, and lowering one op never destroys another collected
+    // op. The leaves of a fusion tree are lowered with their cluster.
     for op in targets {
-        let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+        if is_tree_child(op) {
+            continue;
+        }
         if ir::op_name(op) == "array.cluster" {
-            if !inside_cluster(op)
-                && let Some(plan) = plan_cluster(op)
-            {
-                b.lower_cluster(op, &plan);
-            }
+            let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+            cluster::lower(&b, op);
             continue;
         }
-        if inside_cluster(op) || !supported(op) {
-            continue;
-        }
-        match ir::op_name(op).as_str() {
-            "array.map" => b.lower_map(op),
-            "array.generate" => b.lower_generate(op),
-            "array.gather" => b.lower_gather(op),
-            "array.fold" => b.lower_fold(op),
-            "array.scan" => b.lower_scan(op),
-            "array.scatter" => b.lower_scatter(op),
-            "array.filter" if vectors_only(op) => b.lower_filter(op),
-            "array.expand" if vectors_only(op) => b.lower_expand(op),
-            "array.filter" | "array.expand" => {}
-            _ => unreachable!(),
-        }
+        lower_op(context, op);
     }
     Ok(())
 }
 
-fn inside_cluster(op: Op) -> bool {
-    let mut current = ir::parent_op(op);
-    while let Some(p) = current {
-        if ir::op_name(p) == "array.cluster" {
-            return true;
-        }
-        current = ir::parent_op(p);
+/// Lowers one combinator outside any cluster (left as it is when not supported).
+fn lower_op(context: &Context, op: Op) {
+    if !supported(op) {
+        return;
     }
-    false
+    let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+    match ir::op_name(op).as_str() {
+        "array.map" => b.lower_map(op),
+        "array.generate" => b.lower_generate(op),
+        "array.gather" => b.lower_gather(op),
+        "array.fold" => b.lower_fold(op),
+        "array.scan" => b.lower_scan(op),
+        "array.scatter" => b.lower_scatter(op),
+        "array.filter" if vectors_only(op) => b.lower_filter(op),
+        "array.expand" if vectors_only(op) => b.lower_expand(op),
+        _ => {}
+    }
+}
+
+/// `array.size`, `array.dim` and `array.index` → `tensor.dim` (an `arith.constant` for a
+/// static extent) and `tensor.extract`, wherever they are (also inside element functions
+/// and clusters: they read a tensor defined before the combinator, seed 000 `xs ! i`
+/// makes `xs` a free variable that is fully computed first). Bufferization turns them
+/// into `memref.dim`/`memref.load` of the array's buffer.
+fn lower_scalars(context: &Context, function: OperationRef) {
+    let mut scalars = Vec::new();
+    function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
+        if matches!(op.name().as_string_ref().as_str(), Ok("array.size" | "array.dim" | "array.index")) {
+            scalars.push(op.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    for op in scalars {
+        let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+        let operands = ir::operands(op);
+        let x = operands[0];
+        let t = ir::value_type(x);
+        let replacements: Vec<Val> = match ir::op_name(op).as_str() {
+            "array.size" => (0..rank(t)).map(|d| b.dim_of(op, x, d)).collect(),
+            "array.dim" => {
+                let Some(d) = ir::int_attribute_inherent(op, "dimension") else { continue };
+                vec![b.dim_of(op, x, d as usize)]
+            }
+            _ => {
+                let element = ty(element_type(t));
+                vec![
+                    b.put1(
+                        op,
+                        b.op("tensor.extract")
+                            .add_operands(&vs(&operands))
+                            .add_results(&[element])
+                            .build()
+                            .expect("valid tensor.extract"),
+                    ),
+                ]
+            }
+        };
+        replace_and_erase(op, &replacements);
+    }
+}
+
+/// Whether `op` is a leaf or node of a fusion tree (its parent is a cluster or a
+/// fusion node): it is lowered with its cluster.
+fn is_tree_child(op: Op) -> bool {
+    ir::parent_op(op).is_some_and(|p| {
+        matches!(ir::op_name(p).as_str(), "array.cluster" | "array.vertical" | "array.horizontal" | "array.diagonal")
+    })
 }
 
 /// Every array operand and result is a ranked tensor without encoding whose element
@@ -281,6 +339,22 @@ impl<'c> Builder<'c> {
                 .add_results(&[self.index()])
                 .build()
                 .expect("valid arith.constant"),
+        )
+    }
+
+    /// The extent of dimension `d` of tensor `x`: a constant when static, else `tensor.dim`.
+    fn dim_of(&self, anchor: Op, x: Val, d: usize) -> Val {
+        if let Some(s) = static_dim(ir::value_type(x), d) {
+            return self.constant_index(anchor, s);
+        }
+        let dd = self.constant_index(anchor, d as i64);
+        self.put1(
+            anchor,
+            self.op("tensor.dim")
+                .add_operands(&[v(x), v(dd)])
+                .add_results(&[self.index()])
+                .build()
+                .expect("valid tensor.dim"),
         )
     }
 
@@ -687,511 +761,6 @@ impl<'c> Builder<'c> {
         self.store(body_anchor, combined[0], buffer, &at);
         let tensor = self.to_tensor(op, buffer, result_type);
         replace_and_erase(op, &[tensor]);
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Clusters (second slice): a cluster whose leaves are maps, generates and folds over
-// one iteration space becomes one loop nest.
-// ---------------------------------------------------------------------------
-
-/// One extent of an iteration space, symbolically: equal keys are provably equal sizes.
-#[derive(Clone, Copy)]
-enum Extent {
-    Static(i64),
-    /// An index value defined outside the cluster.
-    Value(Val),
-    /// `tensor.dim` of a tensor defined outside the cluster.
-    Dim(Val, usize),
-}
-
-impl PartialEq for Extent {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Extent::Static(a), Extent::Static(b)) => a == b,
-            (Extent::Value(a), Extent::Value(b)) => ir::same_value(*a, *b),
-            (Extent::Dim(a, d), Extent::Dim(b, e)) => ir::same_value(*a, *b) && d == e,
-            _ => false,
-        }
-    }
-}
-
-fn value_key(v: Val) -> Extent {
-    if let Some(def) = ir::defining_op(v)
-        && ir::op_name(def) == "arith.constant"
-        && let Some(n) = ir::int_attribute_inherent(def, "value")
-    {
-        return Extent::Static(n);
-    }
-    Extent::Value(v)
-}
-
-/// The extent of dimension `d` of tensor `x` (defined outside the cluster).
-fn dim_key(x: Val, d: usize) -> Extent {
-    let t = ir::value_type(x);
-    if let Some(s) = static_dim(t, d) {
-        return Extent::Static(s);
-    }
-    if let Some(def) = ir::defining_op(x) {
-        match ir::op_name(def).as_str() {
-            "array.generate" => return value_key(ir::operands(def)[d]),
-            "array.map" => {
-                if let Some(first) = ir::operands(def).first() {
-                    return dim_key(*first, d);
-                }
-            }
-            "bufferization.to_tensor" => {
-                let memref = ir::operands(def)[0];
-                if let Some(alloc) = ir::defining_op(memref)
-                    && ir::op_name(alloc) == "memref.alloc"
-                {
-                    // The alloc's operands are the dynamic sizes, in order.
-                    let position = (0..d).filter(|e| static_dim(t, *e).is_none()).count();
-                    if let Some(size) = ir::operands(alloc).get(position) {
-                        return value_key(*size);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    Extent::Dim(x, d)
-}
-
-fn keys_of(x: Val) -> Vec<Extent> {
-    (0..rank(ir::value_type(x))).map(|d| dim_key(x, d)).collect()
-}
-
-fn key(v: Val) -> usize {
-    v.ptr as usize
-}
-
-fn key_op(op: Op) -> usize {
-    op.ptr as usize
-}
-
-/// The op owning `v`: its defining op, or the op whose region holds the block of a
-/// block argument.
-fn owner_of(v: Val) -> Op {
-    // SAFETY: live value.
-    unsafe {
-        if mlirValueIsAOpResult(v) {
-            mlirOpResultGetOwner(v)
-        } else {
-            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
-        }
-    }
-}
-
-fn defined_outside(v: Val, cluster: Op) -> bool {
-    let owner = owner_of(v);
-    // SAFETY: checked handle.
-    owner.ptr.is_null() || !ir::is_within(owner, cluster)
-}
-
-/// What a tensor of the tree is, symbolically (analysis) or concretely (lowering).
-#[derive(Clone)]
-enum Sym {
-    /// An array over the cluster's iteration space with these extents.
-    Space(Vec<Extent>),
-    /// A result of one of the cluster's folds (rank one less than the space).
-    Fold,
-    /// A result of a producer fused into a gather (it runs in order `.0`, the
-    /// gather's label); `.1` is the producer.
-    Deferred(i64, Op),
-}
-
-#[derive(Clone, Copy)]
-enum Elem {
-    /// The element at the current iteration.
-    Value(Val),
-    /// Accumulator `k` (global index over all folds' accumulators).
-    Fold(usize),
-    /// Result `.1` of producer `.0`, computed inside a gather's loop at the gathered
-    /// index.
-    Deferred(Op, usize),
-}
-
-/// Walks the fusion tree rooted at `node` (a fusion node or a leaf), calling `leaf` for
-/// each leaf in tree order (producer before consumer, left before right); returns the
-/// value of each result of `node`.
-fn walk_tree<T: Clone>(
-    node: Op,
-    env: &mut std::collections::HashMap<usize, T>,
-    leaf: &mut impl FnMut(Op, &std::collections::HashMap<usize, T>) -> Option<Vec<T>>,
-) -> Option<Vec<T>> {
-    match ir::op_name(node).as_str() {
-        "array.vertical" | "array.diagonal" | "array.horizontal" => {
-            let first = walk_region(node, 0, env, leaf)?;
-            if ir::op_name(node) != "array.horizontal" {
-                let args = ir::block_arguments(ir::first_block(ir::region(node, 1)));
-                if args.len() != first.len() {
-                    return None;
-                }
-                for (a, value) in args.iter().zip(&first) {
-                    env.insert(key(*a), value.clone());
-                }
-            }
-            let second = walk_region(node, 1, env, leaf)?;
-            Some(match ir::op_name(node).as_str() {
-                "array.vertical" => second,
-                _ => first.into_iter().chain(second).collect(),
-            })
-        }
-        _ => leaf(node, env),
-    }
-}
-
-/// Walks the ops of region `index` of `op`; returns the values its `array.yield` yields.
-fn walk_region<T: Clone>(
-    op: Op,
-    index: isize,
-    env: &mut std::collections::HashMap<usize, T>,
-    leaf: &mut impl FnMut(Op, &std::collections::HashMap<usize, T>) -> Option<Vec<T>>,
-) -> Option<Vec<T>> {
-    let ops = ir::block_ops(ir::first_block(ir::region(op, index)));
-    let (terminator, body) = ops.split_last()?;
-    for o in body {
-        let values = walk_tree(*o, env, leaf)?;
-        let results = ir::results(*o);
-        if values.len() != results.len() {
-            return None;
-        }
-        for (r, value) in results.iter().zip(values) {
-            env.insert(key(*r), value);
-        }
-    }
-    ir::operands(*terminator).iter().map(|y| env.get(&key(*y)).cloned()).collect()
-}
-
-struct ClusterPlan {
-    /// The extents of the iteration space.
-    space: Vec<Extent>,
-    /// The initial accumulators of every fold, in tree order.
-    inits: Vec<Val>,
-    /// What each output of the cluster is.
-    outputs: Vec<Sym>,
-}
-
-/// Whether the element function of `leaf` reads only its own arguments and values
-/// defined outside `cluster`.
-fn body_is_closed(leaf: Op, cluster: Op) -> bool {
-    let mut closed = true;
-    // SAFETY: live op.
-    let operation = unsafe { OperationRef::from_raw(leaf) };
-    operation.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
-        let inner = inner.to_raw();
-        if !ir::same_op(inner, leaf) {
-            for o in ir::operands(inner) {
-                let owner = owner_of(o);
-                if !owner.ptr.is_null() && ir::is_within(owner, cluster) && !ir::is_within(owner, leaf) {
-                    closed = false;
-                }
-            }
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    closed
-}
-
-/// Decides whether `cluster` is in the second slice: every leaf a map, generate or fold
-/// in order 0, all over one provably equal iteration space of rank ≥ 1, fold results
-/// read by no leaf, element functions reading no other array of the tree.
-fn plan_cluster(cluster: Op) -> Option<ClusterPlan> {
-    let body = ir::block_ops(ir::first_block(ir::region(cluster, 0)));
-    if body.len() != 2 {
-        return None;
-    }
-    let mut spaces: Vec<Vec<Extent>> = Vec::new();
-    let mut inits: Vec<Val> = Vec::new();
-    let mut env = std::collections::HashMap::new();
-    // How often each producer fused into a gather is read (at most once: its element
-    // function is moved into the gather's loop).
-    let mut deferred_reads: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
-    let mut leaf = |op: Op, env: &std::collections::HashMap<usize, Sym>| -> Option<Vec<Sym>> {
-        let name = ir::op_name(op);
-        if !matches!(name.as_str(), "array.map" | "array.generate" | "array.fold" | "array.gather")
-            || !supported(op)
-            || !body_is_closed(op, cluster)
-        {
-            return None;
-        }
-        let operands = ir::operands(op);
-        let results = ir::results(op);
-        let order = ir::int_attribute(op, "array.order").unwrap_or(0);
-        // A read of `x` by a computation running in order `wanted` (≠ 0): from outside,
-        // or a producer of that order read once.
-        let mut deferred_read = |x: Val, wanted: i64| -> bool {
-            match env.get(&key(x)) {
-                Some(Sym::Deferred(o, p)) if *o == wanted => {
-                    let n = deferred_reads.entry(key_op(*p)).or_insert(0);
-                    *n += 1;
-                    *n == 1
-                }
-                Some(_) => false,
-                None => defined_outside(x, cluster),
-            }
-        };
-        if order != 0 {
-            // Fused into a gather of label `order`: computed at the gathered index.
-            let ok = match name.as_str() {
-                "array.generate" => operands.iter().all(|o| defined_outside(*o, cluster)),
-                "array.map" => operands.iter().all(|x| deferred_read(*x, order)),
-                "array.gather" => {
-                    let label = ir::int_attribute(op, "array.label")?;
-                    deferred_read(operands[0], label) && operands[1..].iter().all(|x| deferred_read(*x, order))
-                }
-                _ => false,
-            };
-            return ok.then(|| vec![Sym::Deferred(order, op); results.len()]);
-        }
-        if name == "array.gather" {
-            let label = ir::int_attribute(op, "array.label")?;
-            if !deferred_read(operands[0], label) {
-                return None;
-            }
-            let mut index_spaces = operands[1..].iter().map(|x| match env.get(&key(*x)) {
-                Some(Sym::Space(s)) => Some(s.clone()),
-                Some(_) => None,
-                None => defined_outside(*x, cluster).then(|| keys_of(*x)),
-            });
-            let space = index_spaces.next()??;
-            for other in index_spaces {
-                if other? != space {
-                    return None;
-                }
-            }
-            spaces.push(space.clone());
-            return Some(vec![Sym::Space(space)]);
-        }
-        // The space of an array input: from the tree, or from outside.
-        let input_space = |x: Val| -> Option<Vec<Extent>> {
-            match env.get(&key(x)) {
-                Some(Sym::Space(s)) => Some(s.clone()),
-                Some(Sym::Fold | Sym::Deferred(..)) => None,
-                None => defined_outside(x, cluster).then(|| keys_of(x)),
-            }
-        };
-        match name.as_str() {
-            "array.generate" => {
-                let t = ir::value_type(results[0]);
-                if operands.iter().any(|o| !defined_outside(*o, cluster)) {
-                    return None;
-                }
-                let space: Vec<Extent> = operands
-                    .iter()
-                    .enumerate()
-                    .map(|(d, o)| static_dim(t, d).map(Extent::Static).unwrap_or_else(|| value_key(*o)))
-                    .collect();
-                spaces.push(space.clone());
-                Some(vec![Sym::Space(space); results.len()])
-            }
-            "array.map" => {
-                let spaces_in: Vec<Vec<Extent>> = operands.iter().map(|x| input_space(*x)).collect::<Option<_>>()?;
-                let space = spaces_in.first()?.clone();
-                spaces.push(space.clone());
-                Some(vec![Sym::Space(space); results.len()])
-            }
-            _ => {
-                let (inputs, fold_inits) = operands.split_at(operands.len() - results.len());
-                let spaces_in: Vec<Vec<Extent>> = inputs.iter().map(|x| input_space(*x)).collect::<Option<_>>()?;
-                if fold_inits.iter().any(|i| !defined_outside(*i, cluster)) {
-                    return None;
-                }
-                spaces.push(spaces_in.first()?.clone());
-                inits.extend_from_slice(fold_inits);
-                Some(vec![Sym::Fold; results.len()])
-            }
-        }
-    };
-    let outputs = walk_region(cluster, 0, &mut env, &mut leaf)?;
-    let space = spaces.first()?.clone();
-    if space.is_empty() || spaces.iter().any(|s| *s != space) {
-        return None;
-    }
-    // Array outputs need a tensor type the buffers can hold.
-    let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
-    for (t, o) in result_types.iter().zip(&outputs) {
-        let expected = match o {
-            Sym::Space(_) => space.len(),
-            Sym::Fold => space.len() - 1,
-            Sym::Deferred(..) => return None,
-        };
-        if ir::rank(*t) != Some(expected as i64) {
-            return None;
-        }
-    }
-    Some(ClusterPlan { space, inits, outputs })
-}
-
-impl<'c> Builder<'c> {
-    fn materialize(&self, anchor: Op, extent: Extent) -> Val {
-        match extent {
-            Extent::Static(n) => self.constant_index(anchor, n),
-            Extent::Value(v) => v,
-            Extent::Dim(x, d) => {
-                let dd = self.constant_index(anchor, d as i64);
-                self.put1(
-                    anchor,
-                    self.op("tensor.dim")
-                        .add_operands(&[v(x), v(dd)])
-                        .add_results(&[self.index()])
-                        .build()
-                        .expect("valid tensor.dim"),
-                )
-            }
-        }
-    }
-
-    /// The element of array `x` at index `at`: a load from outside (buffers made before
-    /// `loop_root`), or the element function of the producer fused into a gather, run at
-    /// `at` (its inputs read at `at` in turn; a gather producer reads its source at the
-    /// index it loads).
-    fn value_at(
-        &self,
-        x: Val,
-        at: &[Val],
-        env: &std::collections::HashMap<usize, Elem>,
-        anchor: Op,
-        loop_root: Op,
-        buffers: &mut std::collections::HashMap<usize, Val>,
-    ) -> Val {
-        let Some(Elem::Deferred(producer, r)) = env.get(&key(x)).copied() else {
-            let buffer = *buffers.entry(key(x)).or_insert_with(|| self.to_buffer(loop_root, x));
-            return self.load(anchor, buffer, at);
-        };
-        let operands = ir::operands(producer);
-        let values = match ir::op_name(producer).as_str() {
-            "array.generate" => inline_body(producer, 0, at, anchor),
-            "array.map" => {
-                let elements: Vec<Val> =
-                    operands.iter().map(|y| self.value_at(*y, at, env, anchor, loop_root, buffers)).collect();
-                inline_body(producer, 0, &elements, anchor)
-            }
-            _ => {
-                let inner: Vec<Val> = operands[1..]
-                    .iter()
-                    .map(|y| {
-                        let i = self.value_at(*y, at, env, anchor, loop_root, buffers);
-                        self.index_cast(anchor, i)
-                    })
-                    .collect();
-                vec![self.value_at(operands[0], &inner, env, anchor, loop_root, buffers)]
-            }
-        };
-        values[r]
-    }
-
-    /// One loop nest for the whole cluster: `scf.parallel` over the space (over its
-    /// outer dimensions around an `scf.for` carrying every fold's accumulators when the
-    /// cluster has folds); the leaves' element functions in tree order inside; bound
-    /// arrays stay in registers; only the cluster's outputs are stored.
-    fn lower_cluster(&self, cluster: Op, plan: &ClusterPlan) {
-        let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
-        let (outer, inner) = extents.split_at(extents.len() - 1);
-        let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
-        let buffers: Vec<Val> = result_types
-            .iter()
-            .zip(&plan.outputs)
-            .map(|(t, o)| match o {
-                Sym::Space(_) => self.alloc(cluster, *t, &extents),
-                Sym::Fold => self.alloc(cluster, *t, outer),
-                Sym::Deferred(..) => unreachable!("the plan rejects deferred outputs"),
-            })
-            .collect();
-        let has_folds = !plan.inits.is_empty();
-        let (outer_ivs, outer_anchor, ivs, body_anchor, fold_loop) = if has_folds {
-            let (outer_ivs, panchor) = self.parallel(cluster, outer);
-            let (loop_op, iv, accumulators, yield_op) = self.for_loop(panchor, inner[0], &plan.inits);
-            let mut ivs = outer_ivs.clone();
-            ivs.push(iv);
-            (outer_ivs, panchor, ivs, yield_op, Some((loop_op, accumulators)))
-        } else {
-            let (ivs, anchor) = self.parallel(cluster, &extents);
-            (vec![], anchor, ivs, anchor, None)
-        };
-        // The outermost loop: buffers of the arrays read from outside go before it.
-        let mut loop_root = body_anchor;
-        while let (Some(p), Some(c)) = (ir::parent_op(loop_root), ir::parent_op(cluster))
-            && !ir::same_op(p, c)
-        {
-            loop_root = p;
-        }
-        let accumulators: Vec<Val> = fold_loop.as_ref().map(|(_, a)| a.clone()).unwrap_or_default();
-        let mut new_accumulators: Vec<Option<Val>> = vec![None; accumulators.len()];
-        let mut fold_count = 0usize;
-        // One buffer and one load per array read from outside, per iteration.
-        let mut buffers_of: std::collections::HashMap<usize, Val> = std::collections::HashMap::new();
-        let mut loads: std::collections::HashMap<usize, Val> = std::collections::HashMap::new();
-        let mut element = |x: Val, env: &std::collections::HashMap<usize, Elem>| -> Val {
-            match env.get(&key(x)) {
-                Some(Elem::Value(e)) => *e,
-                Some(Elem::Fold(_) | Elem::Deferred(..)) => unreachable!("the plan rejects these reads"),
-                None => *loads.entry(key(x)).or_insert_with(|| {
-                    let buffer = *buffers_of.entry(key(x)).or_insert_with(|| self.to_buffer(loop_root, x));
-                    self.load(body_anchor, buffer, &ivs)
-                }),
-            }
-        };
-        let mut env = std::collections::HashMap::new();
-        let mut gathered_buffers: std::collections::HashMap<usize, Val> = std::collections::HashMap::new();
-        let mut leaf = |op: Op, env: &std::collections::HashMap<usize, Elem>| -> Option<Vec<Elem>> {
-            let operands = ir::operands(op);
-            let n = ir::results(op).len();
-            if ir::int_attribute(op, "array.order").unwrap_or(0) != 0 {
-                return Some((0..n).map(|r| Elem::Deferred(op, r)).collect());
-            }
-            match ir::op_name(op).as_str() {
-                "array.gather" => {
-                    let at: Vec<Val> = operands[1..]
-                        .iter()
-                        .map(|x| {
-                            let i = element(*x, env);
-                            self.index_cast(body_anchor, i)
-                        })
-                        .collect();
-                    let value = self.value_at(operands[0], &at, env, body_anchor, loop_root, &mut gathered_buffers);
-                    Some(vec![Elem::Value(value)])
-                }
-                "array.generate" => Some(inline_body(op, 0, &ivs, body_anchor).into_iter().map(Elem::Value).collect()),
-                "array.map" => {
-                    let elements: Vec<Val> = operands.iter().map(|x| element(*x, env)).collect();
-                    Some(inline_body(op, 0, &elements, body_anchor).into_iter().map(Elem::Value).collect())
-                }
-                _ => {
-                    let inputs = &operands[..operands.len() - n];
-                    let first = fold_count;
-                    fold_count += n;
-                    let mut arguments: Vec<Val> = accumulators[first..first + n].to_vec();
-                    arguments.extend(inputs.iter().map(|x| element(*x, env)));
-                    let new = inline_body(op, 0, &arguments, body_anchor);
-                    for (k, value) in new.into_iter().enumerate() {
-                        new_accumulators[first + k] = Some(value);
-                    }
-                    Some((first..first + n).map(Elem::Fold).collect())
-                }
-            }
-        };
-        let outputs = walk_region(cluster, 0, &mut env, &mut leaf).expect("the plan walked this tree");
-        let finals: Vec<Val> = match &fold_loop {
-            Some((loop_op, _)) => {
-                let yield_op = body_anchor;
-                let new: Vec<Val> = new_accumulators.into_iter().map(|a| a.expect("every fold ran")).collect();
-                ir::set_operands(yield_op, &new);
-                ir::results(*loop_op)
-            }
-            None => vec![],
-        };
-        for (output, buffer) in outputs.iter().zip(&buffers) {
-            match output {
-                Elem::Value(e) => self.store(body_anchor, *e, *buffer, &ivs),
-                Elem::Fold(k) => self.store(outer_anchor, finals[*k], *buffer, &outer_ivs),
-                Elem::Deferred(..) => unreachable!("the plan rejects deferred outputs"),
-            }
-        }
-        let tensors: Vec<Val> =
-            buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(cluster, *b, *t)).collect();
-        replace_and_erase(cluster, &tensors);
     }
 }
 

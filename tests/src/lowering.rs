@@ -213,7 +213,7 @@ func.func @rows() -> i64 {
 }
 
 #[test]
-fn ops_outside_the_slice_are_left_intact() {
+fn sugar_is_left_intact_and_a_filter_cluster_is_one_loop() {
     let source = r#"
 func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
   %c0 = arith.constant 0 : i64
@@ -250,10 +250,10 @@ func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
     run_pipeline(&context, &mut module, "builtin.module(array-to-loops)");
     let text = module.as_operation().to_string();
     assert!(text.contains("array.reverse"), "the reverse is kept:\n{text}");
-    assert_eq!(text.matches("array.filter").count(), 1, "only the filter inside the cluster is kept:\n{text}");
-    assert!(text.contains("array.cluster"), "the cluster is kept:\n{text}");
-    assert_eq!(text.matches("array.map").count(), 1, "only the map inside the cluster is kept:\n{text}");
-    assert!(text.contains("scf.parallel"), "the map outside the cluster is lowered:\n{text}");
+    // Only the sugar is kept: the cluster map → filter is one sequential loop.
+    assert_eq!(text.matches("array.").count(), 1, "only the reverse is kept:\n{text}");
+    assert_eq!(text.matches("scf.parallel").count(), 1, "the map outside the cluster is lowered:\n{text}");
+    assert_eq!(text.matches("scf.for").count(), 1, "the cluster is one scf.for:\n{text}");
     // The partially lowered module still prints and parses back.
     let again = array_dialect::source::parse_source(&context, &text, "again.mlir").expect("parses back");
     assert!(again.as_operation().verify());
@@ -889,4 +889,259 @@ func.func @chain() -> i64 {
 }
 "#;
     assert_same(source, "chain", Some(341_600));
+}
+
+// ---------------------------------------------------------------------------
+// Fifth slice: scalar queries, filters and scans in clusters, folds fused into gathers.
+// ---------------------------------------------------------------------------
+
+/// `fuse_and_jit` and the lowered text of the fused program: the interpreter and the JIT
+/// agree, and the fused program has `clusters` clusters.
+fn fused_matches(source: &str, name: &str, known: i64) -> usize {
+    let (expected, got, clusters) = fuse_and_jit(source, name);
+    assert_eq!(got, expected, "@{name}: JIT {got}, interpreter {expected}");
+    assert_eq!(expected, known, "@{name}: the expected value itself");
+    clusters
+}
+
+/// The fused and lowered text of `source` (array-fusion, then array-to-loops), and the
+/// diagnostics the lowering emitted.
+fn fused_lowered_text(source: &str) -> (String, Vec<String>) {
+    let context = context();
+    let mut module = array_dialect::source::parse_source(&context, source, "fused.mlir").expect("parses");
+    run_pipeline(&context, &mut module, "builtin.module(func.func(array-fusion))");
+    let messages = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = messages.clone();
+    let handler = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(d.to_string());
+        true
+    });
+    run_pipeline(&context, &mut module, "builtin.module(array-to-loops)");
+    context.detach_diagnostic_handler(handler);
+    let text = module.as_operation().to_string();
+    (text, messages.take())
+}
+
+/// seed 001 normalize2 without arguments: xs[i] = (7i mod 11) - 5; two folds, a filter
+/// of xs and a fold of the kept elements (the filter's consumer runs under the
+/// predicate), and maps reading the sums through `array.index` of rank-0 arrays.
+const NORMALIZE2: &str = r#"
+func.func @normalize2() -> i64 {
+  %n = arith.constant 20 : index
+  %z = arith.constant 0 : i64
+  %xs = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    %c7 = arith.constant 7 : i64
+    %c11 = arith.constant 11 : i64
+    %c5 = arith.constant 5 : i64
+    %m = arith.muli %v, %c7 : i64
+    %r = arith.remsi %m, %c11 : i64
+    %x = arith.subi %r, %c5 : i64
+    array.yield %x : i64
+  }
+  %sum1 = array.fold %xs init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  %gts = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %p = arith.cmpi sgt, %x, %z : i64
+    array.yield %p : i1
+  }
+  %sum2 = array.fold %gts init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  %ys1 = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %s = array.index %sum1[] : tensor<i64>
+    %c100 = arith.constant 100 : i64
+    %y = arith.muli %x, %c100 : i64
+    %q = arith.addi %y, %s : i64
+    array.yield %q : i64
+  }
+  %ys2 = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %s = array.index %sum2[] : tensor<i64>
+    %y = arith.muli %x, %s : i64
+    array.yield %y : i64
+  }
+  %t1 = array.fold %ys1 init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  %t2 = array.fold %ys2 init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  %len = array.dim %gts, 0 : tensor<?xi64>
+  %a = tensor.extract %t1[] : tensor<i64>
+  %b = tensor.extract %t2[] : tensor<i64>
+  %l = arith.index_cast %len : index to i64
+  %m6 = arith.constant 1000000 : i64
+  %m3 = arith.constant 1000 : i64
+  %a6 = arith.muli %a, %m6 : i64
+  %b3 = arith.muli %b, %m3 : i64
+  %t = arith.addi %a6, %b3 : i64
+  %r = arith.addi %t, %l : i64
+  return %r : i64
+}
+"#;
+
+#[test]
+fn normalize2_with_a_filter_in_a_cluster() {
+    // xs = (7i mod 11) - 5 for i < 20: sum1 = -2, the positive ones sum to 27 (9 of them);
+    // t1 = 100·(-2) + 20·(-2) = -240, t2 = 27·(-2) = -54.
+    let clusters = fused_matches(NORMALIZE2, "normalize2", -240_000_000 - 54_000 + 9);
+    assert!(clusters >= 2, "normalize2 is fused into clusters");
+    let (text, diagnostics) = fused_lowered_text(NORMALIZE2);
+    assert!(diagnostics.is_empty(), "every cluster is one loop nest: {diagnostics:?}");
+    // The cluster of the filter: one sequential loop carrying the count and the folds'
+    // accumulators, the fold of the kept elements under scf.if.
+    assert!(text.contains("scf.if"), "{text}");
+    assert!(text.contains("-> (index, i64)") || text.contains("-> (i64, index"), "count and sum carried:\n{text}");
+    assert!(!text.contains(" array."), "{text}");
+}
+
+/// seed 000 simple4 without arguments: a 2-D fold fused into a gather.
+const SIMPLE4: &str = r#"
+func.func @simple4() -> i64 {
+  %n = arith.constant 6 : index
+  %m = arith.constant 5 : index
+  %k = arith.constant 4 : index
+  %z = arith.constant 0 : i64
+  %xs = array.generate (%n, %m) : tensor<?x?xi64> {
+  ^bb0(%i: index, %j: index):
+    %a = arith.index_cast %i : index to i64
+    %b = arith.index_cast %j : index to i64
+    %c10 = arith.constant 10 : i64
+    %t = arith.muli %a, %c10 : i64
+    %v = arith.addi %t, %b : i64
+    array.yield %v : i64
+  }
+  %is = array.generate (%k) : tensor<?xindex> {
+  ^bb0(%i: index):
+    %c5 = arith.constant 5 : index
+    %c6 = arith.constant 6 : index
+    %t = arith.muli %i, %c5 : index
+    %r = arith.remui %t, %c6 : index
+    array.yield %r : index
+  }
+  %sums = array.fold %xs init(%z : i64) : tensor<?x?xi64> -> tensor<?xi64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  %g = array.gather %sums[%is] : tensor<?xi64>[tensor<?xindex>] -> tensor<?xi64>
+  %w = array.generate (%k) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    %c1 = arith.constant 1 : i64
+    %c1000 = arith.constant 1000 : i64
+    %p = arith.addi %v, %c1 : i64
+    %e = arith.muli %p, %c1000 : i64
+    array.yield %e : i64
+  }
+  %h = array.map %g, %w : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%a: i64, %b: i64):
+    %y = arith.muli %a, %b : i64
+    array.yield %y : i64
+  }
+  %r = array.fold %h init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  %e = tensor.extract %r[] : tensor<i64>
+  return %e : i64
+}
+"#;
+
+#[test]
+fn simple4_fold_fused_into_a_gather() {
+    // Row sums 50i + 10; is = 0, 5, 4, 3 → 10, 260, 210, 160, weighted by 1000..4000.
+    fused_matches(SIMPLE4, "simple4", (10 + 2 * 260 + 3 * 210 + 4 * 160) * 1000);
+    let (text, diagnostics) = fused_lowered_text(SIMPLE4);
+    assert!(diagnostics.is_empty(), "{diagnostics:?}\n{text}");
+    assert!(!text.contains(" array."), "{text}");
+}
+
+/// The random generator's combinators fused together: a reverse (`array.dim` +
+/// generate + gather), a left inclusive and a right exclusive scan, a filter and folds.
+const GENERATOR_MIX: &str = r#"
+func.func @mix() -> i64 {
+  %n = arith.constant 9 : index
+  %c0 = arith.constant 0 : i64
+  %a0 = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %v = arith.index_cast %i : index to i64
+    %c3 = arith.constant 3 : i64
+    %c4 = arith.constant 4 : i64
+    %m = arith.muli %v, %c3 : i64
+    %x = arith.subi %m, %c4 : i64
+    array.yield %x : i64
+  }
+  %n1 = array.dim %a0, 0 : tensor<?xi64>
+  %is1 = array.generate (%n1) : tensor<?xindex> {
+  ^bb0(%j: index):
+    %c1 = arith.constant 1 : index
+    %m = arith.subi %n1, %j : index
+    %k = arith.subi %m, %c1 : index
+    array.yield %k : index
+  }
+  %v1 = array.gather %a0[%is1] : tensor<?xi64>[tensor<?xindex>] -> tensor<?xi64>
+  %v2 = array.scan left inclusive %v1 init(%c0 : i64) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.addi %acc, %x : i64
+    array.yield %t : i64
+  }
+  %v3 = array.scan right exclusive %a0 init(%c0 : i64) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.addi %acc, %x : i64
+    array.yield %t : i64
+  }
+  %v4 = array.filter %v2 : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %p = arith.cmpi sgt, %x, %c0 : i64
+    array.yield %p : i1
+  }
+  %v5 = array.map %v4, %v4 : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64, %y: i64):
+    %t = arith.addi %x, %y : i64
+    %u = arith.muli %t, %y : i64
+    array.yield %u : i64
+  }
+  %f1 = array.fold %v5 init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.addi %acc, %x : i64
+    array.yield %t : i64
+  }
+  %f2 = array.fold %v3 init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.addi %acc, %x : i64
+    array.yield %t : i64
+  }
+  %a = tensor.extract %f1[] : tensor<i64>
+  %b = tensor.extract %f2[] : tensor<i64>
+  %m = arith.constant 100000 : i64
+  %am = arith.muli %a, %m : i64
+  %r = arith.addi %am, %b : i64
+  return %r : i64
+}
+"#;
+
+#[test]
+fn generator_combinators_fused_and_compiled() {
+    // a0 = 3i - 4 (i < 9): reversed 20, 17, …, -4; prefix sums 20, 37, 51, 62, 70, 75, 77,
+    // 76, 72 (all kept); Σ 2x² = 2·35 628 = 71 256. Right exclusive sums of a0: Σ_i Σ_{j>i}
+    // a0[j] = Σ_j j·a0[j] = 3·204 - 4·36 = 468.
+    fused_matches(GENERATOR_MIX, "mix", 71_256 * 100_000 + 468);
+    let (text, diagnostics) = fused_lowered_text(GENERATOR_MIX);
+    assert!(diagnostics.is_empty(), "every cluster is one loop nest: {diagnostics:?}\n{text}");
+    assert!(!text.contains(" array."), "{text}");
 }
