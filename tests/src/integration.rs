@@ -2,6 +2,7 @@
 
 mod analysis;
 mod builders;
+mod compiled_differential;
 mod differential;
 mod examples;
 mod fuse_roundtrip;
