@@ -433,7 +433,7 @@ func.func @other(%x: i64) -> i64 {
 "#,
         )
         .unwrap();
-        let compiled = compile_file(&path, Variant::Unfused, Some("twice")).unwrap();
+        let compiled = crate::jit::compile_file(&path, Variant::Unfused, Some("twice")).unwrap();
         let i64t = fusion_interpreter::Type::Scalar(ElemType::Int(64));
         let (out, _) =
             compiled.call("twice", std::slice::from_ref(&i64t), std::slice::from_ref(&i64t), &[Value::i64(5)]).unwrap();

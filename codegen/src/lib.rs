@@ -11,6 +11,7 @@ pub mod inputs;
 pub mod jit;
 pub mod npy;
 pub mod pipeline;
+pub mod raw;
 
 pub use check::{CheckOutcome, check_file, check_function};
 pub use jit::{Compiled, compile_file, compile_file_with};

@@ -35,7 +35,9 @@ pub static DEFINITION: PassDefinition = PassDefinition {
 
 fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     // SAFETY: the context outlives the pass run.
-    let context = unsafe { function.context().to_ref() };
+    // Name the ContextRef: `to_ref` borrows it, so a temporary would leave `context` dangling.
+    let context_ref = function.context();
+    let context = unsafe { context_ref.to_ref() };
     let mut sugar = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
         if matches!(

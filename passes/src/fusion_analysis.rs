@@ -174,7 +174,9 @@ fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> 
     let blocks = blocks_of(function);
     let several = blocks.len() > 1;
     // SAFETY: the context outlives the pass run, which outlives every use below.
-    let context = unsafe { function.context().to_ref() };
+    // Name the ContextRef: `to_ref` borrows it, so a temporary would leave `context` dangling.
+    let context_ref = function.context();
+    let context = unsafe { context_ref.to_ref() };
     let i64_type = IntegerType::new(context, 64).into();
     let mut summaries = Vec::new();
     let position = file_line_col(function.location()).unwrap_or_default();

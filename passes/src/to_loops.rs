@@ -106,7 +106,9 @@ const CREATED_DIALECTS: [&str; 5] = ["arith", "memref", "scf", "tensor", "buffer
 
 fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     // SAFETY: the context outlives the pass run.
-    let context = unsafe { function.context().to_ref() };
+    // Name the ContextRef: `to_ref` borrows it, so a temporary would leave `context` dangling.
+    let context_ref = function.context();
+    let context = unsafe { context_ref.to_ref() };
     for dialect in CREATED_DIALECTS {
         context.get_or_load_dialect(dialect);
     }

@@ -1,9 +1,21 @@
-//! `fusion-demo [FILE|DIR]...`: parses and verifies every example program and prints,
-//! per function, its number of combinators and of array values, and the number of
-//! clusters (loops) before and after the optimal fusion analysis with its defaults. With no argument it
-//! reads `examples/`. Exits with 1 when any file fails to load (its located diagnostics
-//! are printed), after reporting all the others.
+//! `fusion-demo [FILE|DIR]...`: runs the whole pipeline on every example program and prints
+//! one table: per function, its number of combinators and of array values, the number of
+//! clusters (loops) before and after the optimal fusion analysis with its defaults and the
+//! solve time; the three-way check (`fusion_codegen::check`: the interpreter on the unfused
+//! and the fused program, the compiled unfused and the compiled fused program, on inputs
+//! generated with [`CHECK_SIZE`] elements per dynamic dimension, or the inputs shipped beside
+//! the program); and, where all four agree, the compiled unfused and fused times at about
+//! [`TIMING_ELEMENTS`] elements per argument (median of [`TIMING_REPS`] calls after one
+//! warm-up) and their ratio. With no argument it reads `examples/`. Exits with 1 when any
+//! file fails to load (its located diagnostics are printed) or any check finds a
+//! mismatch, after reporting all the others.
 
+use fusion_codegen::{
+    Variant,
+    check::{CheckOutcome, FileJit, check_function, load_fused},
+    inputs::{generate_args, read_args, shipped_inputs},
+};
+use fusion_interpreter::{FunctionInfo, Interpreter};
 use fusion_passes::analysis::driver::{AnalysisOptions, choose_clustering};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -22,6 +34,53 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         out.push(path.to_owned());
     }
     Ok(())
+}
+
+/// Elements per dynamic dimension of the check's generated inputs.
+const CHECK_SIZE: usize = 64;
+/// About this many elements per argument for the timings (rank-2 arguments: its square
+/// root per dimension), small enough to keep the demo quick in a debug build.
+const TIMING_ELEMENTS: usize = 100_000;
+const TIMING_REPS: usize = 3;
+/// Bytes moved unfused (`fusion_bench::traffic`) above which a function is not timed.
+const TIMING_MEMORY_LIMIT: f64 = 1e9;
+
+/// The first line of `s`, at most `max` characters.
+fn brief(s: &str, max: usize) -> String {
+    let line = s.lines().next().unwrap_or("");
+    if line.chars().count() <= max { line.to_owned() } else { line.chars().take(max - 1).collect::<String>() + "…" }
+}
+
+/// The check column: a short verdict.
+fn verdict(outcome: &CheckOutcome) -> String {
+    match outcome {
+        CheckOutcome::Match { .. } => "match (interp, unfused, fused)".into(),
+        CheckOutcome::NotCompiled { reason, .. } => format!("match interp; not compiled: {}", brief(reason, 48)),
+        CheckOutcome::NotFused { reason, .. } => format!("not fused: {}", brief(reason, 48)),
+        CheckOutcome::BothFail { .. } | CheckOutcome::Undefined { .. } => "inputs undefined (interp fails)".into(),
+        other => format!("MISMATCH: {}", brief(&other.to_string(), 80)),
+    }
+}
+
+/// Median call times (ms) of `f` compiled unfused and fused on generated inputs of about
+/// [`TIMING_ELEMENTS`] elements, or why there are none.
+fn timings(file: &Path, f: &FunctionInfo, jits: &mut [FileJit; 2]) -> Result<(f64, f64), String> {
+    let extent = fusion_bench::measure::extent(f, TIMING_ELEMENTS).ok_or("static shapes")?;
+    if let Ok(t) = fusion_bench::traffic::function_traffic(file, &f.name, extent as u64)
+        && t.unfused_bytes > TIMING_MEMORY_LIMIT
+    {
+        return Err("too large to time".into());
+    }
+    let args = generate_args(&f.inputs, 0, extent);
+    let mut medians = [0.0; 2];
+    for (jit, median) in jits.iter_mut().zip(&mut medians) {
+        let mut times = Vec::new();
+        for _ in 0..=TIMING_REPS {
+            times.push(jit.call(f, &args)?.1);
+        }
+        *median = fusion_bench::measure::median(&mut times[1..]);
+    }
+    Ok((medians[0], medians[1]))
 }
 
 fn main() -> ExitCode {
@@ -51,13 +110,19 @@ fn main() -> ExitCode {
         limits: fusion_solver::Limits::default(),
         dump_ilp: None,
     };
+    fusion_passes::register_all_passes();
     let mut failures = 0;
+    let mut mismatches = 0;
     let mut rows = Vec::new();
     for file in &files {
         match array_dialect::source::load_file(&context, file) {
             Ok(module) => {
                 let source = std::fs::read_to_string(file).ok();
                 let graphs = fusion_passes::analysis::extract::extract_module(&module, source.as_deref());
+                let fused_module = load_fused(&context, file).ok();
+                let reference = Interpreter::new(&module);
+                let fused = fused_module.as_ref().map(Interpreter::new);
+                let mut jits = [FileJit::new(file, Variant::Unfused), FileJit::new(file, Variant::Fused)];
                 for f in fusion_passes::summary::summarize(&module) {
                     let (ilp, ms, status) = match graphs.iter().find(|(n, _)| *n == f.name) {
                         Some((_, Ok(g))) if g.nodes.iter().any(|n| n.kind.is_fusible_kind()) => {
@@ -82,6 +147,37 @@ fn main() -> ExitCode {
                         Some((_, Err(e))) => ("-".into(), "-".into(), format!("verified, not analysed: {}", e.message)),
                         None => ("-".into(), "-".into(), "verified".into()),
                     };
+                    let info = reference.function(&f.name).filter(|i| i.public && i.defined);
+                    let (check, times) = match &info {
+                        None => ("- (private or declaration)".to_owned(), None),
+                        Some(info) => {
+                            let shipped = shipped_inputs(file, &f.name);
+                            let args = match &shipped {
+                                Some(files) => read_args(files, &info.inputs),
+                                None => Ok(generate_args(&info.inputs, 0, CHECK_SIZE)),
+                            };
+                            match args {
+                                Err(e) => (format!("inputs: {}", brief(&e, 60)), None),
+                                Ok(args) => {
+                                    let [unfused_jit, fused_jit] = &mut jits;
+                                    let outcome =
+                                        check_function(info, &args, &reference, fused.as_ref(), unfused_jit, fused_jit);
+                                    mismatches += usize::from(outcome.is_failure());
+                                    let times = match (&outcome, &shipped) {
+                                        (CheckOutcome::Match { .. }, None) => Some(timings(file, info, &mut jits)),
+                                        (CheckOutcome::Match { .. }, Some(_)) => Some(Err("shipped inputs".to_owned())),
+                                        _ => None,
+                                    };
+                                    (verdict(&outcome), times)
+                                }
+                            }
+                        }
+                    };
+                    let (unfused_ms, fused_ms, speed_up) = match times {
+                        Some(Ok((u, v))) => (format!("{u:.3}"), format!("{v:.3}"), format!("{:.2}", u / v)),
+                        Some(Err(e)) => ("-".into(), "-".into(), brief(&e, 30)),
+                        None => ("-".into(), "-".into(), "-".into()),
+                    };
                     rows.push([
                         file.display().to_string(),
                         f.name.clone(),
@@ -90,6 +186,10 @@ fn main() -> ExitCode {
                         f.combinator_count().to_string(),
                         ilp,
                         ms,
+                        check,
+                        unfused_ms,
+                        fused_ms,
+                        speed_up,
                         status,
                     ]);
                 }
@@ -97,16 +197,10 @@ fn main() -> ExitCode {
             Err(error) => {
                 failures += 1;
                 eprintln!("{error}");
-                rows.push([
-                    file.display().to_string(),
-                    "-".into(),
-                    "-".into(),
-                    "-".into(),
-                    "-".into(),
-                    "-".into(),
-                    "-".into(),
-                    "FAILED".into(),
-                ]);
+                let mut row: [String; 12] = std::array::from_fn(|_| "-".to_owned());
+                row[0] = file.display().to_string();
+                row[11] = "FAILED".into();
+                rows.push(row);
             }
         }
     }
@@ -119,6 +213,10 @@ fn main() -> ExitCode {
         "clusters unfused",
         "clusters ILP",
         "solve ms",
+        "check",
+        "unfused ms",
+        "fused ms",
+        "speed-up",
         "status",
     ];
     let widths: Vec<usize> = (0..header.len())
@@ -133,10 +231,14 @@ fn main() -> ExitCode {
         println!("{}", line(row));
     }
     println!(
-        "\n{} file(s), {} function(s), {} failed",
+        "\n{} file(s), {} function(s), {} failed to load, {} check mismatch(es); times: compiled, about {} elements \
+         per argument, median of {} calls",
         files.len(),
-        rows.iter().filter(|r| r[7].starts_with("verified")).count(),
-        failures
+        rows.iter().filter(|r| r[11].starts_with("verified")).count(),
+        failures,
+        mismatches,
+        TIMING_ELEMENTS,
+        TIMING_REPS
     );
-    if failures > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    if failures > 0 || mismatches > 0 { ExitCode::FAILURE } else { ExitCode::SUCCESS }
 }

@@ -1,0 +1,218 @@
+//! The bytes-moved model: how many bytes of arrays a function's loop nests read and write
+//! from memory, unfused (one loop nest per combinator) and fused (one per cluster of the
+//! optimal clustering), derived from the program by the fusion analysis itself.
+//!
+//! The model is the analysis's own `bytes` cost model (`cost::evaluate(.., CostModel::Bytes)`,
+//! seed 000 §4.1 (e) weighted by array size), evaluated with the real array sizes of the
+//! run instead of the analysis's compile-time estimate:
+//!
+//! * every array a loop nest reads from memory is read once per loop nest (consumers of one
+//!   array in one cluster that read it in the same traversal order share the read; an
+//!   unordered consumer, such as a gather's free-variable access or a barrier, reads it
+//!   once on its own); an array fused away between producer and consumer is not read;
+//! * every array a loop nest materializes (it escapes the function, or some consumer is in
+//!   another loop nest or reads it out of order) is written once; function arguments are
+//!   not written;
+//! * scalars and rank-0 arrays (fold results) count zero bytes;
+//! * an array of type `tensor<d0 x .. x elem>` weighs `elem bytes × Π extents`, each dynamic
+//!   extent being the run's extent (the inputs' generator uses one extent for every dynamic
+//!   dimension, and every size class of a well-sized program derives from the arguments, a
+//!   size scalar or a static shape). Data-dependent sizes (filter and expand outputs,
+//!   arrays made by calls or `scf` ops) are unknown before running: they are counted at the
+//!   full extent and the result is marked as an estimate (an upper bound for filters).
+//!
+//! The unfused graph is the program after `array-desugar` (what `Variant::Unfused`
+//! compiles); the fused one after `array-desugar, array-simplify-gathers`, clustered by
+//! the analysis with its defaults (what `array-fusion`, hence `Variant::Fused`, does).
+//! Not modelled: caches (an array small enough to stay in cache is still counted), the
+//! write-allocate read of stores, a scatter's copy of its destination, scans' and
+//! segments' extra passes.
+
+use fusion_codegen::pipeline::run_pipeline;
+use fusion_passes::analysis::{
+    clustering::Clustering,
+    cost::{CostModel, evaluate},
+    driver::{AnalysisOptions, choose_clustering},
+    extract::extract_block,
+    graph::{Graph, NodeKind},
+    report::cluster_names,
+};
+use melior::{
+    Context,
+    ir::{BlockLike, Module, RegionLike, TypeLike, ValueLike, attribute::StringAttribute, operation::OperationLike},
+};
+use mlir_sys::MlirType;
+use std::path::Path;
+
+/// Bytes moved by one function, unfused and fused.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Traffic {
+    pub unfused_bytes: f64,
+    pub fused_bytes: f64,
+    /// Loop nests (clusters holding a combinator), unfused and after the ILP.
+    pub unfused_loops: usize,
+    pub fused_loops: usize,
+    /// Some array has a data-dependent size, counted at the full extent.
+    pub estimated: bool,
+}
+
+/// Bytes of one element of `ty`, for the types arrays hold.
+fn element_bytes(ty: MlirType) -> Option<u64> {
+    use mlir_sys::*;
+    // SAFETY: plain queries on a live type.
+    unsafe {
+        if mlirTypeIsAIndex(ty) {
+            Some(8)
+        } else if mlirTypeIsAInteger(ty) {
+            Some((mlirIntegerTypeGetWidth(ty) as u64).div_ceil(8))
+        } else if mlirTypeIsAFloat(ty) {
+            Some((mlirFloatTypeGetWidth(ty) as u64).div_ceil(8))
+        } else if mlirTypeIsAComplex(ty) {
+            element_bytes(mlirComplexTypeGetElementType(ty)).map(|b| 2 * b)
+        } else {
+            None
+        }
+    }
+}
+
+/// Bytes of an array of type `ty` whose dynamic extents are all `extent`; 0 for rank 0;
+/// `None` for a type that is no ranked tensor.
+pub fn array_bytes(ty: MlirType, extent: u64) -> Option<u64> {
+    use mlir_sys::*;
+    // SAFETY: plain queries on a live type, checked to be a ranked tensor first.
+    unsafe {
+        if !mlirTypeIsARankedTensor(ty) {
+            return None;
+        }
+        let rank = mlirShapedTypeGetRank(ty);
+        if rank == 0 {
+            return Some(0);
+        }
+        let element = element_bytes(mlirShapedTypeGetElementType(ty))?;
+        Some((0..rank).fold(element, |acc, d| {
+            let n = if mlirShapedTypeIsDynamicDim(ty, d as isize) {
+                extent
+            } else {
+                mlirShapedTypeGetDimSize(ty, d as isize) as u64
+            };
+            acc.saturating_mul(n)
+        }))
+    }
+}
+
+fn is_ranked_tensor(ty: MlirType) -> bool {
+    // SAFETY: a plain query on a live type.
+    unsafe { mlir_sys::mlirTypeIsARankedTensor(ty) }
+}
+
+/// The dependence graph of `@function`'s body with every array weighted by its bytes at
+/// `extent`, and whether some array size is data-dependent.
+pub fn weighted_graph(module: &Module, function: &str, extent: u64) -> Result<(Graph, bool), String> {
+    let mut op = module.body().first_operation();
+    let body = loop {
+        let Some(f) = op else { return Err(format!("no function @{function}")) };
+        let name = f.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok());
+        if f.name().as_string_ref().as_str() == Ok("func.func") && name.is_some_and(|n| n.value() == function) {
+            break f.region(0).ok().and_then(|r| r.first_block()).ok_or("the function has no body")?;
+        }
+        op = f.next_in_block();
+    };
+    let extracted = extract_block(body, None).map_err(|e| e.message)?;
+    let mut graph = extracted.graph;
+    // Input nodes are the body's array arguments, in order (a function body sees no array
+    // defined outside it); every other node has its op.
+    let mut arguments = (0..body.argument_count())
+        .filter_map(|i| body.argument(i).ok())
+        .map(|a| a.r#type().to_raw())
+        .filter(|t| is_ranked_tensor(*t));
+    for (node, op) in graph.nodes.iter_mut().zip(&extracted.ops) {
+        let types: Vec<MlirType> = match op {
+            // SAFETY: the op lives in `module`, which outlives this loop.
+            Some(op) => unsafe { melior::ir::OperationRef::from_raw(*op) }
+                .results()
+                .map(|r| r.r#type().to_raw())
+                .filter(|t| is_ranked_tensor(*t))
+                .collect(),
+            None => arguments.next().into_iter().collect(),
+        };
+        node.output_bytes = types.into_iter().map(|t| array_bytes(t, extent)).collect();
+    }
+    // Sizes only running tells: filter and expand outputs, arrays made by barriers.
+    let estimated = graph.nodes.iter().any(|n| {
+        matches!(n.kind, NodeKind::Filter | NodeKind::Expand) || (n.kind == NodeKind::Barrier && n.outputs > 0)
+    });
+    Ok((graph, estimated))
+}
+
+/// The analysis with its defaults, as `array-fusion` runs it.
+fn default_options() -> AnalysisOptions {
+    AnalysisOptions {
+        formulation: Default::default(),
+        cost: Default::default(),
+        limits: fusion_solver::Limits::default(),
+        dump_ilp: None,
+    }
+}
+
+/// The module of `path` after the array passes `passes` (a `func.func` pipeline).
+fn load_after<'c>(context: &'c Context, path: &Path, passes: &str) -> Result<Module<'c>, String> {
+    let mut module = array_dialect::source::load_file(context, path).map_err(|e| format!("does not load: {e}"))?;
+    run_pipeline(context, &mut module, &format!("builtin.module(func.func({passes}))"))?;
+    Ok(module)
+}
+
+/// The bytes `@function` of the file moves with every dynamic extent `extent`.
+pub fn function_traffic(path: &Path, function: &str, extent: u64) -> Result<Traffic, String> {
+    fusion_passes::register_all_passes();
+    let context = array_dialect::context();
+    let unfused_module = load_after(&context, path, "array-desugar")?;
+    let (unfused, estimated) = weighted_graph(&unfused_module, function, extent)?;
+    let fused_module = load_after(&context, path, "array-desugar, array-simplify-gathers")?;
+    let (fused, _) = weighted_graph(&fused_module, function, extent)?;
+    let baseline = Clustering::unfused(&unfused);
+    let chosen = choose_clustering(&fused, &default_options()).map_err(|e| e.to_string())?.clustering;
+    Ok(Traffic {
+        unfused_bytes: evaluate(&unfused, &baseline, CostModel::Bytes),
+        fused_bytes: evaluate(&fused, &chosen, CostModel::Bytes),
+        unfused_loops: cluster_names(&unfused, &baseline).len(),
+        fused_loops: cluster_names(&fused, &chosen).len(),
+        estimated,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn example(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name)
+    }
+
+    #[test]
+    fn vertical_pipeline_halves_the_traffic() {
+        // map(f, map(g, xs)) on i64: unfused, the first loop reads xs and writes ys, the
+        // second reads ys and writes the result (4 arrays of 8 KB); fused, xs is read and
+        // the result written once.
+        let t = function_traffic(&example("seed000_intro.mlir"), "verticalExample", 1000).unwrap();
+        assert_eq!((t.unfused_bytes, t.fused_bytes), (32_000.0, 16_000.0));
+        assert_eq!((t.unfused_loops, t.fused_loops), (2, 1));
+        assert!(!t.estimated);
+    }
+
+    #[test]
+    fn horizontal_pair_shares_its_input() {
+        // as = map(f, xs), bs = map(g, xs): both outputs escape; fused, xs is read once.
+        let t = function_traffic(&example("seed000_intro.mlir"), "horizontalExample", 1000).unwrap();
+        assert_eq!((t.unfused_bytes, t.fused_bytes), (32_000.0, 24_000.0));
+        assert_eq!((t.unfused_loops, t.fused_loops), (2, 1));
+    }
+
+    #[test]
+    fn fused_generate_map_fold_moves_nothing() {
+        // generate writes upto, map reads it and writes squares, fold reads squares (its
+        // rank-0 result weighs nothing): 4 arrays unfused, none when all three are one loop.
+        let t = function_traffic(&example("seed004_sum_of_squares.mlir"), "sumSquares", 1000).unwrap();
+        assert_eq!((t.unfused_bytes, t.fused_bytes), (32_000.0, 0.0));
+        assert_eq!((t.unfused_loops, t.fused_loops), (3, 1));
+    }
+}
