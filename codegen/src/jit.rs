@@ -143,7 +143,7 @@ enum Slot {
 }
 
 /// Bytes of one element in memory (LLVM's alloc size on x86-64).
-fn elem_size(e: ElemType) -> Result<usize, String> {
+pub fn elem_size(e: ElemType) -> Result<usize, String> {
     Ok(match e {
         ElemType::Int(w) if w <= 8 => 1,
         ElemType::Int(w) if w <= 16 => 2,
@@ -183,7 +183,7 @@ fn size_align(s: Slot) -> (usize, usize) {
 }
 
 /// Writes one element (little-endian, `n` bytes).
-fn put(bytes: &mut [u8], v: &Value, e: ElemType) -> Result<(), String> {
+pub(crate) fn put(bytes: &mut [u8], v: &Value, e: ElemType) -> Result<(), String> {
     let n = elem_size(e)?;
     if let (ElemType::Complex32 | ElemType::Complex64, Value::Complex { re, im }) = (e, v) {
         let part = if e == ElemType::Complex32 { ElemType::F32 } else { ElemType::F64 };
@@ -203,7 +203,7 @@ fn put(bytes: &mut [u8], v: &Value, e: ElemType) -> Result<(), String> {
 }
 
 /// Reads one element.
-fn get(bytes: &[u8], e: ElemType) -> Value {
+pub(crate) fn get(bytes: &[u8], e: ElemType) -> Value {
     let n = elem_size(e).unwrap_or(8);
     if matches!(e, ElemType::Complex32 | ElemType::Complex64) {
         let part = if e == ElemType::Complex32 { ElemType::F32 } else { ElemType::F64 };
@@ -241,6 +241,11 @@ fn as_bytes(w: &mut [u64]) -> &mut [u8] {
 }
 
 impl Compiled {
+    /// The execution engine, for other calling conventions of the same code (`raw.rs`).
+    pub(crate) fn engine(&self) -> &ExecutionEngine {
+        &self.engine
+    }
+
     /// Calls public `@name` with signature `inputs -> results` on `args`.
     /// Also returns the time of the call itself in ms (after JIT materialization).
     pub fn call(

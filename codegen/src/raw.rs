@@ -25,33 +25,16 @@
 //! borrowed mutably, and a caller that repeats a call on the same inputs should pass fresh
 //! copies where that matters.
 
-use crate::pipeline::{Variant, lower_to_llvm, runtime_libraries};
+use crate::jit::Compiled;
+use crate::pipeline::Variant;
 use fusion_interpreter::{ElemType, Type, Value};
-use melior::{
-    Context, ExecutionEngine,
-    ir::{
-        Attribute, BlockLike, RegionLike,
-        attribute::StringAttribute,
-        operation::{OperationLike, OperationMutLike},
-    },
-};
 use std::{path::Path, rc::Rc, time::Instant};
 
 unsafe extern "C" {
     fn free(pointer: *mut std::ffi::c_void);
 }
 
-/// Bytes of one element in memory (LLVM's alloc size on x86-64; `i1` is one byte).
-pub fn elem_size(e: ElemType) -> Result<usize, String> {
-    Ok(match e {
-        ElemType::Int(w) if w <= 8 => 1,
-        ElemType::Int(w) if w <= 16 => 2,
-        ElemType::Int(w) if w <= 32 => 4,
-        ElemType::Int(_) | ElemType::Index | ElemType::F64 => 8,
-        ElemType::F32 => 4,
-        other => return Err(format!("element type {other} is not supported by the raw calling path")),
-    })
-}
+pub use crate::jit::elem_size;
 
 /// Row-major strides of `shape`, in elements.
 fn row_major(shape: &[usize]) -> Vec<i64> {
@@ -62,19 +45,9 @@ fn row_major(shape: &[usize]) -> Vec<i64> {
     strides
 }
 
-/// One element's bits from `bytes` (little-endian, `n` bytes), as a value of type `e`.
+/// One element from `bytes` (`n` bytes), as a value of type `e` (the JIT's marshalling).
 fn get(bytes: &[u8], e: ElemType, n: usize) -> Value {
-    let mut b = [0u8; 8];
-    b[..n].copy_from_slice(&bytes[..n]);
-    let bits = u64::from_le_bytes(b);
-    match e {
-        ElemType::F32 => Value::F32(f32::from_bits(bits as u32)),
-        ElemType::F64 => Value::F64(f64::from_bits(bits)),
-        ElemType::Index => Value::Index(bits as i64),
-        ElemType::Int(1) => Value::i1(bits & 1 == 1),
-        ElemType::Int(w) => Value::int(w, if w >= 64 { bits as i64 } else { ((bits << (64 - w)) as i64) >> (64 - w) }),
-        _ => Value::Opaque(0),
-    }
+    crate::jit::get(&bytes[..n], e)
 }
 
 /// The bits of a scalar value of type `e` (zero-extended), or why it does not fit.
@@ -130,10 +103,11 @@ impl Buffer {
         let n = elem_size(self.elem).unwrap_or(8);
         self.bytes()
             .chunks_exact(n)
-            .map(|c| match get(c, self.elem, n) {
-                Value::F32(x) => x as f64,
-                Value::F64(x) => x,
-                v => v.as_i64().unwrap_or(0) as f64,
+            .flat_map(|c| match get(c, self.elem, n) {
+                Value::F32(x) => vec![x as f64],
+                Value::F64(x) => vec![x],
+                Value::Complex { re, im } => vec![re, im],
+                v => vec![v.as_i64().unwrap_or(0) as f64],
             })
             .collect()
     }
@@ -145,7 +119,7 @@ impl Buffer {
         let n = elem_size(t.elem)?;
         let bytes = b.bytes_mut();
         for (i, x) in t.elements.iter().enumerate() {
-            bytes[i * n..(i + 1) * n].copy_from_slice(&bits_of(x, t.elem)?.to_le_bytes()[..n]);
+            crate::jit::put(&mut bytes[i * n..(i + 1) * n], x, t.elem)?;
         }
         Ok(b)
     }
@@ -275,51 +249,16 @@ impl Output {
     }
 }
 
-/// A JIT-compiled module called through raw buffers (the engine is dropped before the
-/// MLIR context).
+/// A JIT-compiled module called through raw buffers.
 pub struct RawCompiled {
-    engine: ExecutionEngine,
-    _context: Context,
+    compiled: Compiled,
 }
 
-fn string_attribute<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>, name: &str) -> Option<String> {
-    op.attribute(name).ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned())
-}
-
-/// Compiles the file as [`crate::jit::compile_file`] does (the same lowering; `only`: keep
-/// just that function), for raw calls.
+/// Compiles the file exactly as [`crate::jit::compile_file`] does (the same lowering;
+/// `only`: keep just that function and its callees), for raw calls.
 pub fn compile_file(path: &Path, variant: Variant, only: Option<&str>) -> Result<RawCompiled, String> {
     fusion_passes::register_all_passes();
-    let context = array_dialect::context();
-    let engine = {
-        let mut module = array_dialect::source::load_file(&context, path).map_err(|e| format!("does not load: {e}"))?;
-        let mut op = module.body().first_operation_mut();
-        while let Some(mut f) = op {
-            op = f.next_in_block_mut();
-            if f.name().as_string_ref().as_str() != Ok("func.func") {
-                continue;
-            }
-            let name = string_attribute(&f, "sym_name").unwrap_or_default();
-            if only.is_some_and(|o| o != name) {
-                f.remove_from_parent();
-                // SAFETY: unlinked above, so this is now the only owner; dropping destroys it.
-                drop(unsafe { melior::ir::Operation::from_raw(f.to_raw()) });
-                continue;
-            }
-            let private = string_attribute(&f, "sym_visibility").is_some_and(|s| s == "private");
-            if !private && f.region(0).is_ok_and(|r| r.first_block().is_some()) {
-                f.set_discardable_attribute("llvm.emit_c_interface", Attribute::unit(&context));
-            }
-        }
-        if !module.as_operation().verify() {
-            return Err("the function does not stand alone (it calls others)".into());
-        }
-        lower_to_llvm(&context, &mut module, variant)?;
-        let runtime: Vec<String> = runtime_libraries().into_iter().map(|p| p + "\0").collect();
-        let libraries: Vec<&str> = runtime.iter().map(|p| &p[..p.len() - 1]).collect();
-        ExecutionEngine::new(&module, 2, &libraries, false, false)
-    };
-    Ok(RawCompiled { engine, _context: context })
+    crate::jit::compile_file(path, variant, only).map(|compiled| RawCompiled { compiled })
 }
 
 /// What a value of a type is in the C interface: a scalar, or a memref of some rank.
@@ -340,7 +279,7 @@ fn slot(t: &Type) -> Result<Slot, String> {
 impl RawCompiled {
     /// Whether public `@name` was compiled.
     pub fn has(&self, name: &str) -> bool {
-        !self.engine.lookup(&format!("_mlir__mlir_ciface_{name}")).is_null()
+        !self.compiled.engine().lookup(&format!("_mlir__mlir_ciface_{name}")).is_null()
     }
 
     /// Calls public `@name` with signature `inputs -> results` on `args`: the results, and
@@ -415,7 +354,8 @@ impl RawCompiled {
         // SAFETY: the packed array follows the C interface (module header of jit.rs); every
         // pointer points at live, word-aligned storage of the right size; tensor arguments
         // are uniquely borrowed for the call.
-        unsafe { self.engine.invoke_packed(name, &mut packed) }.map_err(|e| format!("the call failed: {e}"))?;
+        unsafe { self.compiled.engine().invoke_packed(name, &mut packed) }
+            .map_err(|e| format!("the call failed: {e}"))?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         // SAFETY: plain words viewed as bytes.
         let bytes = unsafe { std::slice::from_raw_parts(result.as_ptr() as *const u8, result.len() * 8) };
