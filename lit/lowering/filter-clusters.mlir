@@ -224,18 +224,20 @@ func.func @mapRightScan(%xs: tensor<?xi64>) -> tensor<?xi64> {
   return %r : tensor<?xi64>
 }
 
-// Fallback: a scatter with a producer is not fused yet; the cluster becomes one loop nest
-// per op (the unfused baseline), with a remark at the cluster.
-// REMARK: filter-clusters.mlir:[[@LINE+10]]:8: remark: array-to-loops: cluster lowered op by op (unfused), not as one loop nest: 'array.scatter' is not lowered inside a fused loop nest yet
+// Fallback: an expand with a producer is not fused yet (a scatter with one is: see
+// fused-writers.mlir); the cluster becomes one loop nest per op (the unfused baseline),
+// with a remark at the cluster.
+// REMARK: filter-clusters.mlir:[[@LINE+11]]:8: remark: array-to-loops: cluster lowered op by op (unfused), not as one loop nest: 'array.expand' is not lowered inside a fused loop nest yet
 // REMARK-NOT: remark
 // CHECK-LABEL: func.func @fallback(
 // CHECK-NOT:     array.
 // CHECK:         scf.parallel
-// CHECK:         memref.copy
 // CHECK:         scf.for
-// CHECK:           scf.if
+// CHECK:         memref.alloc
+// CHECK:         scf.for
+// CHECK:           scf.for
 // CHECK:         return
-func.func @fallback(%dest: tensor<?xi64>, %is: tensor<?xindex>, %xs: tensor<?xi64>) -> tensor<?xi64> {
+func.func @fallback(%xs: tensor<?xi64>) -> tensor<?xi64> {
   %r = array.cluster -> tensor<?xi64> {
     %v = array.vertical -> tensor<?xi64> producer {
       %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
@@ -246,12 +248,15 @@ func.func @fallback(%dest: tensor<?xi64>, %is: tensor<?xindex>, %xs: tensor<?xi6
       array.yield %m : tensor<?xi64>
     } consumer {
     ^bb0(%m: tensor<?xi64>):
-      %s = array.scatter %dest[%is], %m : tensor<?xi64>[tensor<?xindex>], tensor<?xi64> combine {
-      ^bb0(%old: i64, %new: i64):
-        %t = arith.addi %old, %new : i64
-        array.yield %t : i64
+      %e = array.expand %m : tensor<?xi64> -> tensor<?xi64> count {
+      ^bb0(%x: i64):
+        %c = arith.index_cast %x : i64 to index
+        array.yield %c : index
+      } get {
+      ^bb0(%x: i64, %j: index):
+        array.yield %x : i64
       }
-      array.yield %s : tensor<?xi64>
+      array.yield %e : tensor<?xi64>
     }
     array.yield %v : tensor<?xi64>
   }

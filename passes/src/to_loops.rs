@@ -64,17 +64,27 @@
 //!   one loop nest — maps, generates, gathers, folds, scans (right scans and order-1
 //!   leaves: a loop from the end) and filters (one `scf.for` carrying the counts, the
 //!   filter's consumers under `scf.if` on its predicate), producers fused into gathers
-//!   (folds included, seed 000 simple4). Any other cluster shape (scatter or expand with
-//!   other leaves, a fold result read in its cluster, spaces not provably equal, …)
+//!   (folds included, seed 000 simple4), and scatters/permutes fed by the loop (their
+//!   destination copied before it; every dimension then an `scf.for`, in source order).
+//!   Any other cluster shape (expand with other leaves, a fold result read in its
+//!   cluster, spaces not provably equal, …)
 //!   *falls back*: the tree is flattened and its ops lowered one by one as outside
 //!   clusters (the unfused baseline, never a wrong result), with a remark
 //!   `array-to-loops: cluster lowered op by op (unfused) …` at the cluster.
 //!
+//! * Sixth slice: `array.permute` (the one `array-desugar` keeps: with a keep flag, seed
+//!   004 §1.1) → like scatter: a copy of the destination, then a sequential `scf.for`
+//!   nest over the source in row-major order; the `index` region runs at the source
+//!   index, and under one `scf.if` (keep flag and bounds) `dest[t] = combine(dest[t],
+//!   src[s])`. A dropped element is never written whatever its target (the interpreter
+//!   drops before it checks bounds); later kept elements are combined after earlier ones
+//!   with one target; targets nobody writes keep the destination's element.
+//!
 //! The pass runs on a module (`builtin.module(array-to-loops)`) and lowers every
 //! function in it. Left as they are: the sugar ops (`reverse`, `backpermute`,
-//! `replicate`, `permute`; `array-desugar` removes them first, except a `permute` with a
-//! keep flag), filters and expands of higher rank, and combinators whose arrays have a
-//! tensor encoding or an element type that memrefs cannot hold.
+//! `replicate`; `array-desugar` removes them first), filters and expands of higher
+//! rank, and combinators whose arrays have a tensor encoding or an element type that
+//! memrefs cannot hold.
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions};
 use crate::ir::{self, Op, Val};
@@ -123,6 +133,7 @@ fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
                 | "array.gather"
                 | "array.scan"
                 | "array.scatter"
+                | "array.permute"
                 | "array.filter"
                 | "array.expand"
                 | "array.cluster")
@@ -161,6 +172,7 @@ fn lower_op(context: &Context, op: Op) {
         "array.fold" => b.lower_fold(op),
         "array.scan" => b.lower_scan(op),
         "array.scatter" => b.lower_scatter(op),
+        "array.permute" => b.lower_permute(op),
         "array.filter" if vectors_only(op) => b.lower_filter(op),
         "array.expand" if vectors_only(op) => b.lower_expand(op),
         _ => {}
@@ -727,39 +739,86 @@ impl<'c> Builder<'c> {
                 self.index_cast(anchor, i)
             })
             .collect();
-        // 0 <= at[d] < extent[d], as one unsigned comparison per dimension.
+        let body_anchor = self.guard(anchor, &at, &dest_extents, None);
+        let old = self.load(body_anchor, buffer, &at);
+        let new = self.load(body_anchor, value_buffer, &ivs);
+        let combined = inline_body(op, 0, &[old, new], body_anchor);
+        self.store(body_anchor, combined[0], buffer, &at);
+        let tensor = self.to_tensor(op, buffer, result_type);
+        replace_and_erase(op, &[tensor]);
+    }
+
+    /// An `scf.if` before `anchor` whose condition is `keep` (if any) and
+    /// `0 <= at[d] < extents[d]` for every dimension (one unsigned comparison each, so a
+    /// negative index fails too); returns the `then` block's terminator, before which the
+    /// guarded code goes. With no condition at all (rank 0, no flag) it returns `anchor`.
+    fn guard(&self, anchor: Op, at: &[Val], extents: &[Val], keep: Option<Val>) -> Op {
         let i1 = Type::from(melior::ir::r#type::IntegerType::new(self.context, 1));
         let ult: Attribute =
             IntegerAttribute::new(Type::from(melior::ir::r#type::IntegerType::new(self.context, 64)), 6).into();
-        let mut in_range: Option<Val> = None;
-        for (i, extent) in at.iter().zip(&dest_extents) {
+        let mut condition: Option<Val> = keep;
+        for (i, extent) in at.iter().zip(extents) {
             let c = self.simple(anchor, "arith.cmpi", &[*i, *extent], &[("predicate", ult)], i1);
-            in_range = Some(match in_range {
+            condition = Some(match condition {
                 Some(p) => self.simple(anchor, "arith.andi", &[p, c], &[], i1),
                 None => c,
             });
         }
-        let body_anchor = match in_range {
-            Some(condition) => {
-                let block = Block::new(&[]);
-                block.append_operation(self.op("scf.yield").build().expect("valid scf.yield"));
-                let then_region = Region::new();
-                then_region.append_block(block);
-                let if_op = self.put(
-                    anchor,
-                    self.op("scf.if")
-                        .add_operands(&[v(condition)])
-                        .add_regions([then_region, Region::new()])
-                        .build()
-                        .expect("valid scf.if"),
-                );
-                ir::terminator(ir::first_block(ir::region(if_op, 0)))
-            }
-            None => anchor,
-        };
+        let Some(condition) = condition else { return anchor };
+        let block = Block::new(&[]);
+        block.append_operation(self.op("scf.yield").build().expect("valid scf.yield"));
+        let then_region = Region::new();
+        then_region.append_block(block);
+        let if_op = self.put(
+            anchor,
+            self.op("scf.if")
+                .add_operands(&[v(condition)])
+                .add_regions([then_region, Region::new()])
+                .build()
+                .expect("valid scf.if"),
+        );
+        ir::terminator(ir::first_block(ir::region(if_op, 0)))
+    }
+
+    /// `array.permute src into dest` (with or without a keep flag; `array-desugar` turns
+    /// the flagless ones into generate + scatter, seed 000 §2.1) → a copy of `dest`, then
+    /// a sequential `scf.for` nest over the source's index space in row-major order (the
+    /// interpreter's order, so when two kept elements hit one target the later source
+    /// element is combined last): the `index` region runs at the source index and, under
+    /// `scf.if` on its keep flag (the `Nothing` of seed 004 §1.1: a dropped element is
+    /// never written, whatever its target) and the bounds check, the `combine` region
+    /// gets `(dest[t], src[s])` and its value is stored at `t`. Targets nobody writes keep
+    /// the destination's element. A kept element whose target is out of range is skipped
+    /// (the reference interpreter reports an error there), as for scatter.
+    fn lower_permute(&self, op: Op) {
+        let operands = ir::operands(op);
+        let (source, dest) = (operands[0], operands[1]);
+        let dest_type = ir::value_type(dest);
+        let result_type = ir::value_type(ir::results(op)[0]);
+        let dest_extents = self.extents(op, &[dest_type, result_type], dest);
+        let source_extents = self.extents(op, &[ir::value_type(source)], source);
+        let dest_buffer = self.to_buffer(op, dest);
+        let buffer = self.alloc(op, result_type, &dest_extents);
+        self.put(
+            op,
+            self.op("memref.copy").add_operands(&[v(dest_buffer), v(buffer)]).build().expect("valid memref.copy"),
+        );
+        let source_buffer = self.to_buffer(op, source);
+        let mut anchor = op;
+        let mut ivs = Vec::new();
+        for extent in &source_extents {
+            let (_, iv, _, yield_op) = self.for_loop(anchor, *extent, &[]);
+            ivs.push(iv);
+            anchor = yield_op;
+        }
+        let mut target = inline_body(op, 0, &ivs, anchor);
+        let keep = (target.len() == dest_extents.len() + 1).then(|| target.pop().expect("the flag"));
+        assert_eq!(target.len(), dest_extents.len(), "the permute's index region yields one index per dimension");
+        let at: Vec<Val> = target.iter().map(|i| self.index_cast(anchor, *i)).collect();
+        let body_anchor = self.guard(anchor, &at, &dest_extents, keep);
         let old = self.load(body_anchor, buffer, &at);
-        let new = self.load(body_anchor, value_buffer, &ivs);
-        let combined = inline_body(op, 0, &[old, new], body_anchor);
+        let new = self.load(body_anchor, source_buffer, &ivs);
+        let combined = inline_body(op, 1, &[old, new], body_anchor);
         self.store(body_anchor, combined[0], buffer, &at);
         let tensor = self.to_tensor(op, buffer, result_type);
         replace_and_erase(op, &[tensor]);

@@ -25,6 +25,14 @@
 //!   bodies, which run inside the gather's loop at the gathered index — maps, generates,
 //!   gathers, and folds (an inner `scf.for` over the row at that index: seed 000
 //!   simple4's multidimensional fold).
+//! * `scatter` / `permute` (base scope only): the values and index arrays (scatter) or the
+//!   source (permute, whose `index` region runs at the position) stream in from the loop
+//!   (seed 000 Table 1: a scatter's values and indices are fusible edges, its
+//!   destination is not); the destination, defined outside, is copied before the loop
+//!   nest and written under `scf.if` (keep flag, bounds) exactly as outside clusters.
+//!   Such a cluster's loop nest is `scf.for` in every dimension (row-major source order,
+//!   the order the interpreter combines in), never from the end; the written array is
+//!   complete only after the loop, so no other leaf of the cluster may read it.
 //!
 //! Sizes: extents are compared symbolically (static sizes, the same index value,
 //! `tensor.dim` of the same outside tensor, through the ops that preserve sizes). A
@@ -32,7 +40,7 @@
 //! to have equal sizes (seed 001 §1.3: an ill-sized program is rejected), so its inputs'
 //! extents are unified; leaves whose spaces are still not provably equal are not fused.
 //!
-//! Anything else — scatter or expand with other leaves, a fold result read inside its
+//! Anything else — expand with other leaves, a fold result read inside its
 //! cluster, filters of higher rank, a right scan with a fold or filter, element functions
 //! reading arrays of the tree, spaces not provably equal — makes the cluster *fall
 //! back*: the tree is flattened in place and its ops are lowered one by one exactly as
@@ -40,7 +48,7 @@
 //! program's (never wrong, just not fused). A cluster of one combinator is lowered that
 //! way silently: its own loop nest already is the cluster's one loop nest.
 
-use super::{Builder, inline_body, lower_op, rank, replace_and_erase, static_dim, supported, ty, vectors_only};
+use super::{Builder, inline_body, lower_op, rank, replace_and_erase, static_dim, supported, ty, v, vectors_only};
 use crate::bridge::emit_remark;
 use crate::ir::{self, Op, Val};
 use melior::ir::{OperationRef, operation::OperationLike};
@@ -283,6 +291,9 @@ enum Sym {
     Space { extents: Vec<Extent>, guard: Vec<Op> },
     /// A fold result.
     Fold,
+    /// The result of a scatter or permute leaf: an array over its destination's space,
+    /// complete only after the loop nest (so no other leaf of the cluster may read it).
+    Written,
     /// A result of a producer fused into a gather: it runs in order `.0` (the gather's
     /// label); `.1` is the producer.
     Deferred(i64, Op),
@@ -374,8 +385,15 @@ enum Kind {
     Generate,
     Gather,
     Fold,
-    Scan { exclusive: bool },
+    Scan {
+        exclusive: bool,
+    },
     Filter,
+    /// `array.scatter` (values and index arrays in the scope) or `array.permute` (source
+    /// in the scope, index region at the position): writes into a copy of its
+    /// destination, in the loop's (sequential, row-major) order.
+    Scatter,
+    Permute,
 }
 
 /// An order-0 leaf: it runs once per iteration of its scope.
@@ -395,6 +413,8 @@ enum Output {
     Array { origin: (Op, usize), guard: Vec<Op> },
     /// The final value of carried slot `.0` (a fold result).
     Fold(usize),
+    /// The destination copy written by scatter/permute leaf `.0`.
+    Written(Op),
 }
 
 pub(super) struct Plan {
@@ -412,6 +432,9 @@ pub(super) struct Plan {
     reverse: bool,
     /// Some leaf carries state: the innermost dimension is an `scf.for`.
     sequential: bool,
+    /// A scatter or permute leaf: every dimension is an `scf.for` (row-major source
+    /// order, as the interpreter applies the combines; seed 000 §2.1).
+    ordered: bool,
 }
 
 /// A read of `x` by a computation running in order `wanted` (≠ 0): from outside, or a
@@ -514,6 +537,7 @@ fn plan(cluster: Op) -> Result<Plan, String> {
     let mut reads: HashMap<usize, usize> = HashMap::new();
     let (mut left_scans, mut right_scans, mut filters, mut reversed) = (0, 0, 0, 0);
     let mut noncommutative_folds = 0;
+    let mut writers = 0;
     let mut env: HashMap<usize, Node> = HashMap::new();
     let mut leaf = |op: Op, env: &HashMap<usize, Node>| -> Option<Vec<Node>> {
         let name = ir::op_name(op);
@@ -658,6 +682,28 @@ fn plan(cluster: Op) -> Result<Plan, String> {
                 inner.push(op);
                 Some(nodes(Sym::Space { extents: vec![Extent::Static(-1)], guard: inner }))
             }
+            "array.scatter" | "array.permute" => {
+                // Seed 000 §2.1/Table 1: the values (and index arrays) stream into the
+                // scatter; the destination does not (it is copied before the loop).
+                let (dest, streamed) = if name == "array.scatter" {
+                    (operands[0], operands[1..].iter().rev().copied().collect::<Vec<_>>())
+                } else {
+                    (operands[1], vec![operands[0]])
+                };
+                if !defined_outside(dest, cluster) {
+                    return reject(format!("the destination of '{name}' is computed in the cluster"));
+                }
+                let Some((extents, guard)) = inputs_space(&streamed, env, cluster, &mut classes) else {
+                    return reject(format!("the streamed inputs of '{name}' are not arrays of one scope"));
+                };
+                if !guard.is_empty() {
+                    return reject(format!("'{name}' of a filter's output"));
+                }
+                spaces.push(extents);
+                writers += 1;
+                add(if name == "array.scatter" { Kind::Scatter } else { Kind::Permute }, &[], 0);
+                Some(nodes(Sym::Written))
+            }
             _ => reject(format!("'{name}' is not lowered inside a fused loop nest yet")),
         }
     };
@@ -683,6 +729,9 @@ fn plan(cluster: Op) -> Result<Plan, String> {
     if reverse && (left_scans > 0 || filters > 0 || noncommutative_folds > 0) {
         return Err("a right-to-left loop with a left scan, a filter or a fold whose combine may not commute".into());
     }
+    if reverse && writers > 0 {
+        return Err("a right-to-left loop with a scatter or permute (they write in source order)".into());
+    }
     if filters > 0 && first.len() != 1 {
         return Err("a filter in a space of higher rank".into());
     }
@@ -702,14 +751,16 @@ fn plan(cluster: Op) -> Result<Plan, String> {
                 let l = leaves.iter().find(|l| ir::same_op(l.op, op)).expect("folds are leaves");
                 Output::Fold(l.slot + r)
             }
+            Sym::Written => Output::Written(op),
             _ => return Err("an output of the cluster is not stored by the loop nest".into()),
         };
         plan_outputs.push(output);
     }
     let space = first.iter().map(|e| classes.representative(*e)).collect();
     let origins = env.iter().map(|(k, node)| (*k, node.origin)).collect();
-    let sequential = !inits.is_empty();
-    Ok(Plan { space, leaves, origins, deferred, outputs: plan_outputs, inits, reverse, sequential })
+    let ordered = writers > 0;
+    let sequential = !inits.is_empty() || ordered;
+    Ok(Plan { space, leaves, origins, deferred, outputs: plan_outputs, inits, reverse, sequential, ordered })
 }
 
 // ---------------------------------------------------------------------------
@@ -732,6 +783,8 @@ struct Emitter<'a, 'c> {
     predicates: HashMap<usize, Val>,
     /// The buffers of the cluster's outputs.
     buffers: Vec<Val>,
+    /// The destination copy and its extents of each scatter/permute leaf.
+    written: HashMap<usize, (Val, Vec<Val>)>,
     loop_root: Op,
     root_anchor: Op,
     root_position: Vec<Val>,
@@ -781,7 +834,7 @@ impl Emitter<'_, '_> {
         // The scope's outputs are stored after all its element functions.
         for i in &here {
             let op = self.plan.leaves[*i].op;
-            if matches!(self.plan.leaves[*i].kind, Kind::Fold | Kind::Filter) {
+            if matches!(self.plan.leaves[*i].kind, Kind::Fold | Kind::Filter | Kind::Scatter | Kind::Permute) {
                 continue;
             }
             let values: Vec<Val> = (0..ir::results(op).len()).map(|r| self.elements[&(key_op(op), r)]).collect();
@@ -844,6 +897,34 @@ impl Emitter<'_, '_> {
                 self.predicates.insert(key_op(op), keep);
                 // The kept elements are the inputs' elements (used under the predicate).
                 self.set_elements(op, &xs);
+            }
+            Kind::Scatter | Kind::Permute => {
+                // As outside clusters (`lower_scatter`/`lower_permute`), with the value
+                // from the loop's registers: the target, then under `scf.if` (keep flag,
+                // bounds) `dest[t] = combine(dest[t], value)` in the copy.
+                let (buffer, dest_extents) = self.written[&key_op(op)].clone();
+                let (value, target, keep) = if leaf.kind == Kind::Scatter {
+                    let value = self.element(*operands.last().expect("scatter has values"));
+                    let at: Vec<Val> = operands[1..operands.len() - 1]
+                        .iter()
+                        .map(|x| {
+                            let i = self.element(*x);
+                            self.b.index_cast(anchor, i)
+                        })
+                        .collect();
+                    (value, at, None)
+                } else {
+                    let value = self.element(operands[0]);
+                    let mut target = inline_body(op, 0, position, anchor);
+                    let keep = (target.len() == dest_extents.len() + 1).then(|| target.pop().expect("the flag"));
+                    let at: Vec<Val> = target.iter().map(|i| self.b.index_cast(anchor, *i)).collect();
+                    (value, at, keep)
+                };
+                let body = self.b.guard(anchor, &target, &dest_extents, keep);
+                let old = self.b.load(body, buffer, &target);
+                let combine = if leaf.kind == Kind::Scatter { 0 } else { 1 };
+                let combined = inline_body(op, combine, &[old, value], body);
+                self.b.store(body, combined[0], buffer, &target);
             }
         }
     }
@@ -971,6 +1052,21 @@ impl<'c> Builder<'c> {
         let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
         let (outer, inner) = extents.split_at(extents.len() - 1);
         let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
+        // Scatter/permute leaves: a copy of the destination (defined outside), written
+        // by the loop.
+        let mut written = HashMap::new();
+        for leaf in plan.leaves.iter().filter(|l| matches!(l.kind, Kind::Scatter | Kind::Permute)) {
+            let dest = ir::operands(leaf.op)[if leaf.kind == Kind::Scatter { 0 } else { 1 }];
+            let t = ir::value_type(ir::results(leaf.op)[0]);
+            let dest_extents = self.extents(cluster, &[ir::value_type(dest), t], dest);
+            let source = self.to_buffer(cluster, dest);
+            let copy = self.alloc(cluster, t, &dest_extents);
+            self.put(
+                cluster,
+                self.op("memref.copy").add_operands(&[v(source), v(copy)]).build().expect("valid memref.copy"),
+            );
+            written.insert(key_op(leaf.op), (copy, dest_extents));
+        }
         let buffers: Vec<Val> = result_types
             .iter()
             .zip(&plan.outputs)
@@ -979,6 +1075,7 @@ impl<'c> Builder<'c> {
                 // A filtered array: the filter's input length is an upper bound.
                 Output::Array { .. } => self.alloc(cluster, *t, inner),
                 Output::Fold(_) => self.alloc(cluster, *t, outer),
+                Output::Written(op) => written[&key_op(*op)].0,
             })
             .collect();
         let zero = self.constant_index(cluster, 0);
@@ -988,7 +1085,18 @@ impl<'c> Builder<'c> {
             self.simple(cluster, "arith.subi", &[inner[0], one], &[], self.index())
         });
         let (outer_ivs, outer_anchor, position, root_anchor, carried) = if plan.sequential {
-            let (outer_ivs, panchor) = self.parallel(cluster, outer);
+            let (outer_ivs, panchor) = if plan.ordered {
+                // Row-major order over every dimension: nested `scf.for`s.
+                let (mut ivs, mut anchor) = (vec![], cluster);
+                for extent in outer {
+                    let (_, iv, _, yield_op) = self.for_loop(anchor, *extent, &[]);
+                    ivs.push(iv);
+                    anchor = yield_op;
+                }
+                (ivs, anchor)
+            } else {
+                self.parallel(cluster, outer)
+            };
             let (loop_op, k, state, yield_op) = self.for_loop(panchor, inner[0], &inits);
             let k = match last {
                 Some(last) => self.simple(yield_op, "arith.subi", &[last, k], &[], self.index()),
@@ -1017,6 +1125,7 @@ impl<'c> Builder<'c> {
             outside: HashMap::new(),
             predicates: HashMap::new(),
             buffers: buffers.clone(),
+            written,
             loop_root,
             root_anchor,
             root_position: position.clone(),
@@ -1038,6 +1147,7 @@ impl<'c> Builder<'c> {
                     *buffer
                 }
                 Output::Array { guard, .. } if guard.is_empty() => *buffer,
+                Output::Written(_) => *buffer,
                 // The first `count` elements, the count of the innermost filter.
                 Output::Array { guard, .. } => {
                     let count = finals[slot_of(*guard.last().expect("guarded"))];
