@@ -158,7 +158,7 @@ pub fn elem_size(e: ElemType) -> Result<usize, String> {
 }
 
 /// Alignment of one element: a complex number aligns as its parts.
-fn elem_align(e: ElemType) -> usize {
+pub(crate) fn elem_align(e: ElemType) -> usize {
     match e {
         ElemType::Complex32 => 4,
         ElemType::Complex64 => 8,

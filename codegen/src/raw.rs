@@ -50,17 +50,6 @@ fn get(bytes: &[u8], e: ElemType, n: usize) -> Value {
     crate::jit::get(&bytes[..n], e)
 }
 
-/// The bits of a scalar value of type `e` (zero-extended), or why it does not fit.
-fn bits_of(v: &Value, e: ElemType) -> Result<u64, String> {
-    Ok(match (e, v) {
-        (ElemType::F32, Value::F32(x)) => x.to_bits() as u64,
-        (ElemType::F64, Value::F64(x)) => x.to_bits(),
-        (ElemType::Index, Value::Index(i)) => *i as u64,
-        (ElemType::Int(_), Value::Int { bits, .. }) => *bits,
-        _ => return Err(format!("value {v} is not of type {e}")),
-    })
-}
-
 /// A dense, row-major, contiguous tensor in a word-aligned buffer owned by Rust.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Buffer {
@@ -313,7 +302,14 @@ impl RawCompiled {
                     d.extend(row_major(&b.shape));
                     descriptors.push(d);
                 }
-                (Slot::Scalar(e, _), Arg::Scalar(v)) => descriptors.push(vec![bits_of(v, e)? as i64]),
+                (Slot::Scalar(e, n), Arg::Scalar(v)) => {
+                    let mut words = vec![0i64; n.div_ceil(8)];
+                    // SAFETY: i64 storage viewed as its bytes (at least `n` of them).
+                    let bytes =
+                        unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, words.len() * 8) };
+                    crate::jit::put(bytes, v, e)?;
+                    descriptors.push(words);
+                }
                 _ => return Err(format!("argument of type {t:?} passed as the wrong kind (scalar/tensor)")),
             }
         }
@@ -321,6 +317,7 @@ impl RawCompiled {
         for (t, d) in inputs.iter().zip(descriptors.iter_mut()) {
             pointers.push(match slot(t)? {
                 Slot::Memref(..) => vec![d.as_mut_ptr() as i64],
+                // The packed array points at the scalar's words themselves.
                 Slot::Scalar(..) => d.clone(),
             });
         }
@@ -330,7 +327,7 @@ impl RawCompiled {
         let mut size = 0usize;
         for s in &out_slots {
             let (n, a) = match *s {
-                Slot::Scalar(_, n) => (n, n),
+                Slot::Scalar(e, n) => (n, crate::jit::elem_align(e)),
                 Slot::Memref(_, rank) => (8 * (3 + 2 * rank), 8),
             };
             size = size.div_ceil(a) * a;

@@ -1,6 +1,6 @@
 //! `func`, `scf` and `cf` control flow, and externals.
 
-use crate::{floats, ints, run_ok, scalar_of, with_example, with_source};
+use crate::{floats, ints, run_ok, scalar_of, with_example_external, with_source};
 use fusion_interpreter::{InterpError, Interpreter, Value};
 
 const CONTROL: &str = r#"
@@ -138,7 +138,7 @@ fn the_call_depth_limit_stops_runaway_recursion() {
 #[test]
 fn externals_run_when_registered() {
     let pts = Value::vector_complex(&[(0.0, 0.0), (3.0, 0.2), (0.5, 4.0), (1.0, 4.5), (3.0, 6.0)]);
-    with_example("seed001_closest_points.mlir", |m| {
+    with_example_external("seed001_closest_points.mlir", &["closestPoints"], |m| {
         let err = Interpreter::new(m).run("closestPointsStep", vec![pts.clone()]).unwrap_err();
         assert_eq!(err, InterpError::External("closestPoints".into()));
         let brute = |args: &[Value]| -> Result<Vec<Value>, InterpError> {
@@ -165,17 +165,18 @@ fn externals_run_when_registered() {
 }
 
 /// Seed 001 quadtree with its five externals in Rust: boxes are split into quadrants
-/// until a box is smaller than 1.5 wide, trees are opaque handles counting leaves.
+/// until a box is smaller than 1.5 wide, trees are handles (the example's `i64`) counting leaves.
 #[test]
 fn quadtree_with_opaque_externals() {
     use std::{cell::RefCell, rc::Rc};
     let pts = Value::vector_complex(&[(0.1, 0.1), (0.9, 0.2), (2.5, 2.5), (3.9, 0.5), (1.0, 3.0)]);
     let leaves: Rc<RefCell<Vec<usize>>> = Rc::default();
-    with_example("seed001_quadtree.mlir", |m| {
+    let externals = ["smallbox", "splitbox", "nil", "leafArray", "tree"];
+    with_example_external("seed001_quadtree.mlir", &externals, |m| {
         let box_of = |v: &Value| floats(v);
         let sink = leaves.clone();
         let interpreter = Interpreter::new(m)
-            .with_external("nil", |_| Ok(vec![Value::Opaque(0)]))
+            .with_external("nil", |_| Ok(vec![Value::i64(0)]))
             .with_external("smallbox", move |args| {
                 let b = box_of(&args[0]);
                 Ok(vec![Value::i1(b[2] - b[0] < 1.5)])
@@ -183,7 +184,7 @@ fn quadtree_with_opaque_externals() {
             .with_external("leafArray", move |args| {
                 let n = args[0].as_tensor().unwrap().len();
                 sink.borrow_mut().push(n);
-                Ok(vec![Value::Opaque(n as u64)])
+                Ok(vec![Value::i64(n as i64)])
             })
             .with_external("splitbox", |args| {
                 let b = floats(&args[0]);
@@ -193,13 +194,11 @@ fn quadtree_with_opaque_externals() {
                     .map(|q| Value::vector_f64(q))
                     .collect())
             })
-            .with_external("tree", |args| {
-                Ok(vec![Value::Opaque(args.iter().map(|a| if let Value::Opaque(h) = a { *h } else { 0 }).sum())])
-            });
+            .with_external("tree", |args| Ok(vec![Value::i64(args.iter().map(|a| a.as_i64().unwrap_or(0)).sum())]));
         let out = interpreter.run("quadtree", vec![pts]).unwrap_or_else(|e| panic!("{e}"));
         // The bounds are [0.1, 0.1, 3.9, 3.0]; points on the upper bounds fall in no
         // quadrant (half-open boxes), so the tree holds the 3 others.
-        assert_eq!(out, vec![Value::Opaque(3)]);
+        assert_eq!(out, vec![Value::i64(3)]);
     });
     assert_eq!(leaves.borrow().iter().sum::<usize>(), 3);
 }

@@ -1,6 +1,6 @@
 //! Errors: located, typed, never a panic.
 
-use crate::{run, with_example, with_source};
+use crate::{run, with_example, with_example_external, with_source};
 use fusion_interpreter::{InterpError, Interpreter, Value};
 
 const BAD: &str = r#"
@@ -209,7 +209,7 @@ fn bad_arguments_and_unknown_functions() {
 /// An external that returns the wrong kind of value is caught at the call.
 #[test]
 fn externals_returning_wrong_values_are_invalid() {
-    with_example("seed001_closest_points.mlir", |m| {
+    with_example_external("seed001_closest_points.mlir", &["closestPoints"], |m| {
         let interpreter = Interpreter::new(m).with_external("closestPoints", |_| Ok(vec![Value::f64(1.0)]));
         let err =
             interpreter.run("closestPointsStep", vec![Value::vector_complex(&[(0.0, 0.0), (1.0, 1.0)])]).unwrap_err();

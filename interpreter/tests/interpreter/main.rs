@@ -66,3 +66,16 @@ pub fn scalar_of(v: &Value) -> Value {
     assert_eq!(t.shape, Vec::<usize>::new(), "not rank 0: {v}");
     t.elements[0].clone()
 }
+
+/// `examples/<file>` with the bodies of the private functions `names` (stand-ins for
+/// functions the seed leaves abstract) removed, so that they are external declarations.
+pub fn with_example_external<T>(file: &str, names: &[&str], f: impl FnOnce(&Module) -> T) -> T {
+    let mut text = std::fs::read_to_string(repo_root().join("examples").join(file)).unwrap();
+    for name in names {
+        let start = text.find(&format!("func.func private @{name}(")).unwrap_or_else(|| panic!("no @{name} in {file}"));
+        let open = start + text[start..].find(" {\n").expect("a body");
+        let close = open + text[open..].find("\n}\n").expect("the end of the body") + 3;
+        text = format!("{}\n{}", &text[..open], &text[close..]);
+    }
+    with_source(&text, f)
+}
