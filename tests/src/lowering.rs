@@ -14,12 +14,14 @@ use melior::{
     utility::parse_pass_pipeline,
 };
 
-/// The pipeline verified on MLIR 22: our lowering, bufferization across function
-/// boundaries, buffer deallocation, then everything to the LLVM dialect.
-const TO_LLVM: &str = "builtin.module(array-to-loops, one-shot-bufferize{bufferize-function-boundaries}, \
-     buffer-deallocation-pipeline, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, \
-     convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, \
-     reconcile-unrealized-casts)";
+/// `array-to-loops`, then the shipped lowering to the LLVM dialect
+/// (`fusion_codegen::pipeline`, sequential; it also allows loops that yield new tensors).
+fn to_llvm() -> String {
+    format!(
+        "builtin.module(array-to-loops, {})",
+        fusion_codegen::pipeline::to_llvm(fusion_codegen::Threads::Sequential)
+    )
+}
 
 fn context() -> Context {
     fusion_passes::register_all_passes();
@@ -62,7 +64,7 @@ fn interpret_and_jit(source: &str, name: &str) -> (i64, i64) {
     let expected = expected[0].as_i64().expect("an i64 result");
 
     emit_c_interface(&context, &module, name);
-    run_pipeline(&context, &mut module, TO_LLVM);
+    run_pipeline(&context, &mut module, &to_llvm());
     let text = module.as_operation().to_string();
     assert!(!text.contains("array."), "every array op is lowered:\n{text}");
     assert!(text.contains("llvm.func @") && !text.contains("scf.") && !text.contains("memref."), "{text}");
@@ -318,7 +320,7 @@ fn fuse_and_jit(source: &str, name: &str) -> (i64, i64, usize) {
     assert_eq!(outermost_loops(&module), clusters + unclustered, "one loop nest per cluster:\n{text}");
 
     emit_c_interface(&context, &module, name);
-    run_pipeline(&context, &mut module, TO_LLVM);
+    run_pipeline(&context, &mut module, &to_llvm());
     let engine = ExecutionEngine::new(&module, 2, &[], false, false);
     let mut result: i64 = i64::MIN;
     // SAFETY: `@name` takes no arguments and returns one i64, written through the pointer.
@@ -1221,16 +1223,6 @@ func.func @permuteKeep() -> i64 {
     assert!(text.contains("memref.copy") && text.contains("scf.if"), "{text}");
 }
 
-/// [`TO_LLVM`] with loops that yield new tensors (`scf.for`/`scf.while` whose body returns
-/// a fresh array, as @bfs and @primes of seed 004 do): one-shot-bufferize rejects them
-/// ("Yield operand #0 is not equivalent to the corresponding iter bbArg") unless
-/// `allow-return-allocs-from-loops`.
-const TO_LLVM_LOOPS: &str = "builtin.module(array-to-loops, \
-     one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops}, \
-     buffer-deallocation-pipeline, convert-scf-to-cf, expand-strided-metadata, finalize-memref-to-llvm, \
-     convert-arith-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, \
-     reconcile-unrealized-casts)";
-
 #[test]
 fn permute_with_keep_flag_in_a_loop() {
     // a[i] = i+1 (n = 6); three times a ← permute a into a: element i is kept when
@@ -1293,7 +1285,7 @@ func.func @permuteLoop() -> i64 {
     // 1, 467, 3, 703, 5, 6 folded by acc*31 + x.
     assert_eq!(expected, 460_678_575);
     emit_c_interface(&context, &module, "permuteLoop");
-    run_pipeline(&context, &mut module, TO_LLVM_LOOPS);
+    run_pipeline(&context, &mut module, &to_llvm());
     let engine = ExecutionEngine::new(&module, 2, &[], false, false);
     let mut result: i64 = i64::MIN;
     // SAFETY: `@permuteLoop` takes no arguments and returns one i64, written through the pointer.
@@ -1394,7 +1386,7 @@ func.func @fusedWriters() -> i64 {
     let fused = module.as_operation().to_string();
     assert!(fused.matches("array.cluster").count() >= 2, "the writers are fused with their producers:\n{fused}");
     emit_c_interface(&context, &module, "fusedWriters");
-    run_pipeline(&context, &mut module, TO_LLVM);
+    run_pipeline(&context, &mut module, &to_llvm());
     let engine = ExecutionEngine::new(&module, 2, &[], false, false);
     let mut result: i64 = i64::MIN;
     // SAFETY: `@fusedWriters` takes no arguments and returns one i64, written through the pointer.
