@@ -9,6 +9,7 @@ mod fuse_roundtrip;
 mod graphs;
 mod loading;
 mod lowering;
+mod optimality;
 
 /// The repository root (this crate lives in `tests/`).
 pub fn repo_root() -> std::path::PathBuf {

@@ -5,6 +5,7 @@
 pub mod clustering;
 pub mod cost;
 pub mod driver;
+pub mod exhaustive;
 pub mod extract;
 pub mod formulation;
 pub mod graph;

@@ -159,3 +159,170 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
     }
     g
 }
+
+/// A small random graph shaped like what `extract` builds from real programs, using
+/// every kind of node the analysis knows, for the exhaustive optimality comparison:
+/// maps over one to three arrays (with free variables: fold results or whole arrays
+/// read with `array.index`), generates (some reading a free variable), gathers with
+/// their labels, folds to scalars and row folds of a 2-D argument (transducers whose
+/// output is an array), left and right scans, filters and expands (rigid output
+/// sizes), and scatters into arguments or into computed arrays (other uses of the
+/// destination come before the scatter). `combinators` combinator nodes after two 1-D
+/// arguments and one 2-D argument.
+pub fn small_program(combinators: usize, seed: u64) -> Graph {
+    let mut rng = Rng::new(seed);
+    let mut g = Graph::default();
+    // Size classes: 0 the 1-D arguments, 1 the 2-D argument, 2 its rows, 3 scalars,
+    // then one rigid class per filter or expand.
+    let (base, matrix, rows, scalar) = (SizeClass(0), SizeClass(1), SizeClass(2), SizeClass(3));
+    let mut next_size = 4usize;
+    // Arrays that can be read: (producer, size, consumed by a scatter).
+    let mut arrays: Vec<(NodeId, SizeClass, bool)> = Vec::new();
+    let mut scalars: Vec<NodeId> = Vec::new();
+    let mut labels = 1u32;
+
+    fn push(g: &mut Graph, name: String, kind: NodeKind, iteration: Option<SizeClass>, out: Option<SizeClass>) -> NodeId {
+        g.nodes.push(Node {
+            name,
+            kind,
+            iteration,
+            output_size: out,
+            outputs: 1,
+            output_bytes: vec![Some(1 << 20)],
+            escapes: false,
+            escaping_outputs: Vec::new(),
+        });
+        NodeId(g.nodes.len() - 1)
+    }
+    // A use of array `a` (index into `arrays`) by `to`.
+    fn read(g: &mut Graph, arrays: &[(NodeId, SizeClass, bool)], a: usize, to: NodeId, access: Access) {
+        let from = arrays[a].0;
+        if g.edges.iter().any(|e| e.from == from && e.to == to && e.access == access) {
+            return;
+        }
+        let array = g.nodes[from.0].name.clone();
+        g.edges.push(Edge { from, to, output: 0, array, access, fusible: false });
+    }
+
+    for (name, size) in [("in0", base), ("in1", base), ("mat", matrix)] {
+        let n = push(&mut g, name.into(), NodeKind::Input, None, Some(size));
+        arrays.push((n, size, false));
+    }
+    for i in 0..combinators {
+        let name = format!("v{i}");
+        // A scatter's destination is not read after the scatter: `extract` would make
+        // such a use unordered, and the scatter precedence (seed 000 (9)) would then
+        // put it before the scatter, against program order.
+        let live: Vec<usize> = (0..arrays.len()).filter(|a| !arrays[*a].2).collect();
+        let of_size = |s: SizeClass| -> Vec<usize> { live.iter().copied().filter(|a| arrays[*a].1 == s).collect() };
+        let any = |rng: &mut Rng| live[rng.below(live.len())];
+        let choice = rng.below(100);
+        let node;
+        if choice < 28 {
+            let first = any(&mut rng);
+            let size = arrays[first].1;
+            node = push(&mut g, name, NodeKind::Map, Some(size), None);
+            read(&mut g, &arrays, first, node, Access::InOutputOrder);
+            for _ in 0..rng.below(3) {
+                let same = of_size(size);
+                read(&mut g, &arrays, same[rng.below(same.len())], node, Access::InOutputOrder);
+            }
+            arrays.push((node, size, false));
+        } else if choice < 36 {
+            let size = if rng.chance(70) { base } else { rows };
+            node = push(&mut g, name, NodeKind::Generate, Some(size), None);
+            arrays.push((node, size, false));
+        } else if choice < 48 {
+            let index = of_size(base).into_iter().chain(of_size(rows)).collect::<Vec<_>>();
+            let index = index[rng.below(index.len())];
+            let source = any(&mut rng);
+            labels += 1;
+            let size = arrays[index].1;
+            node = push(&mut g, name, NodeKind::Gather { label: labels }, Some(size), None);
+            read(&mut g, &arrays, index, node, Access::InOutputOrder);
+            read(&mut g, &arrays, source, node, Access::GatherSource { label: labels });
+            arrays.push((node, size, false));
+        } else if choice < 58 {
+            let input = any(&mut rng);
+            let size = arrays[input].1;
+            if size == matrix {
+                // Row fold: a transducer from the matrix's size to its rows.
+                node = push(&mut g, name, NodeKind::Fold, Some(matrix), Some(rows));
+                g.size_parent.push((rows, node));
+                read(&mut g, &arrays, input, node, Access::InOutputOrder);
+                arrays.push((node, rows, false));
+            } else {
+                node = push(&mut g, name, NodeKind::Fold, Some(size), Some(scalar));
+                g.size_parent.push((scalar, node));
+                read(&mut g, &arrays, input, node, Access::InOutputOrder);
+                scalars.push(node);
+            }
+        } else if choice < 68 {
+            let input = any(&mut rng);
+            let size = arrays[input].1;
+            node = push(&mut g, name, NodeKind::Scan { backward: rng.chance(40) }, Some(size), None);
+            read(&mut g, &arrays, input, node, Access::InOutputOrder);
+            arrays.push((node, size, false));
+        } else if choice < 82 {
+            let input = any(&mut rng);
+            let size = arrays[input].1;
+            let out = SizeClass(next_size);
+            next_size += 1;
+            g.rigid_sizes.push(out);
+            let kind = if rng.chance(60) { NodeKind::Filter } else { NodeKind::Expand };
+            node = push(&mut g, name, kind, Some(size), Some(out));
+            g.size_parent.push((out, node));
+            read(&mut g, &arrays, input, node, Access::InOutputOrder);
+            arrays.push((node, out, false));
+        } else {
+            // Scatter values (any array) into a 1-D destination not yet consumed.
+            let dests: Vec<usize> = (0..arrays.len())
+                .filter(|a| arrays[*a].1 == base && !arrays[*a].2 && g.nodes[arrays[*a].0.0].kind != NodeKind::Scatter)
+                .collect();
+            let values = any(&mut rng);
+            if dests.is_empty() {
+                continue;
+            }
+            let dest = dests[rng.below(dests.len())];
+            let size = arrays[values].1;
+            node = push(&mut g, name, NodeKind::Scatter, Some(size), Some(base));
+            read(&mut g, &arrays, dest, node, Access::ScatterDestination);
+            read(&mut g, &arrays, values, node, Access::InOutputOrder);
+            arrays[dest].2 = true;
+            arrays.push((node, base, false));
+        }
+        // Free variables: a fold result, or a whole array read with `array.index`.
+        if matches!(g.nodes[node.0].kind, NodeKind::Map | NodeKind::Generate) && rng.chance(35) {
+            if !scalars.is_empty() && rng.chance(50) {
+                let s = scalars[rng.below(scalars.len())];
+                let array = g.nodes[s.0].name.clone();
+                g.edges.push(Edge { from: s, to: node, output: 0, array, access: Access::Unordered, fusible: false });
+            } else {
+                let a = live[rng.below(live.len())];
+                if arrays[a].0 != node {
+                    read(&mut g, &arrays, a, node, Access::Unordered);
+                }
+            }
+        }
+    }
+    // Fusible exactly as `extract` decides: an ordered use between two combinators,
+    // not out of a scatter, and no unordered use between the same two nodes.
+    let blocked: Vec<(NodeId, NodeId)> =
+        g.edges.iter().filter(|e| !e.access.is_ordered()).map(|e| (e.from, e.to)).collect();
+    let kinds: Vec<NodeKind> = g.nodes.iter().map(|n| n.kind).collect();
+    for e in &mut g.edges {
+        e.fusible = e.access.is_ordered()
+            && kinds[e.from.0].is_fusible_kind()
+            && kinds[e.to.0].is_fusible_kind()
+            && kinds[e.from.0] != NodeKind::Scatter
+            && !blocked.contains(&(e.from, e.to));
+    }
+    // Arrays nobody reads are results; a few others escape too.
+    for i in 0..g.nodes.len() {
+        let unread = !g.edges.iter().any(|e| e.from == NodeId(i));
+        if g.nodes[i].kind.is_fusible_kind() && (unread || rng.chance(15)) {
+            g.nodes[i].escapes = true;
+        }
+    }
+    g
+}

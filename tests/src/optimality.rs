@@ -1,0 +1,129 @@
+//! Optimality is a checked property: on random small programs using every node kind,
+//! the clustering each formulation returns under each cost model is compared with the
+//! true optimum found by the exhaustive reference search
+//! (`fusion_passes::analysis::exhaustive`), which shares no code with the ILP.
+//!
+//! `FUSION_EXHAUSTIVE_CASES=N` runs N programs instead of the default (the long mode;
+//! `fusion-bench --exhaustive N` does the same outside the test harness).
+
+use fusion_passes::analysis::{
+    cost::{CostFunction, CostModel},
+    driver::{AnalysisOptions, choose_clustering},
+    exhaustive,
+    formulation::Formulation,
+    graph::{Graph, NodeKind},
+    random::small_program,
+    report::Status,
+};
+use fusion_solver::Limits;
+
+/// The cost models each formulation can express.
+fn models(formulation: Formulation) -> &'static [CostModel] {
+    match formulation {
+        Formulation::Robinson => {
+            &[CostModel::Robinson, CostModel::FusedEdges, CostModel::IntermediateArrays, CostModel::Clusters]
+        }
+        Formulation::Gather | Formulation::Combined => &[
+            CostModel::Clusters,
+            CostModel::FusedEdges,
+            CostModel::IntermediateArrays,
+            CostModel::Reads,
+            CostModel::ReadsWrites,
+            CostModel::Bytes,
+        ],
+    }
+}
+
+/// Compares every formulation × cost model on one program; the mismatches, described.
+pub fn compare(g: &Graph) -> Vec<String> {
+    let all: Vec<CostModel> = CostModel::ALL.to_vec();
+    let costs: Vec<CostFunction> = all.iter().map(|m| CostFunction::single(*m)).collect();
+    let Some(reference) = exhaustive::search(g, &costs) else { return vec![format!("too large:\n{g}")] };
+    let mut problems = Vec::new();
+    for formulation in [Formulation::Combined, Formulation::Gather, Formulation::Robinson] {
+        for model in models(formulation) {
+            let k = all.iter().position(|m| m == model).unwrap();
+            let best = &reference.optima[k];
+            let options = AnalysisOptions {
+                formulation,
+                cost: costs[k].clone(),
+                limits: Limits { time_seconds: 20.0, ..Limits::default() },
+                dump_ilp: None,
+            };
+            let o = match choose_clustering(g, &options) {
+                Ok(o) => o,
+                Err(e) => {
+                    problems.push(format!("{formulation} {model}: error {e}"));
+                    continue;
+                }
+            };
+            let tol = 1e-6 * best.cost.abs().max(1.0);
+            let what = format!(
+                "{formulation} {model}: status {} objective {} (ilp {:?}), exhaustive {} with {:?} orders {:?}; ilp clusters {:?} orders {:?} warnings {:?}",
+                o.status.as_str(),
+                o.objective,
+                o.ilp_objective,
+                best.cost,
+                best.clustering.names(g),
+                best.clustering.output_orders,
+                o.clustering.names(g),
+                o.clustering.output_orders,
+                o.warnings
+            );
+            if o.objective < best.cost - tol {
+                problems.push(format!("BELOW THE EXHAUSTIVE OPTIMUM (search bug) {what}"));
+            } else if o.status != Status::Optimal || o.objective > best.cost + tol {
+                problems.push(what);
+            }
+        }
+    }
+    problems
+}
+
+fn cases() -> u64 {
+    std::env::var("FUSION_EXHAUSTIVE_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(150)
+}
+
+#[test]
+fn ilp_optimum_equals_exhaustive_optimum_on_random_programs() {
+    let mut failures = Vec::new();
+    let n = cases();
+    for seed in 0..n {
+        let g = small_program(3 + (seed % 5) as usize, seed);
+        for p in compare(&g) {
+            failures.push(format!("seed {seed}: {p}\n{g}"));
+        }
+    }
+    let mut by_kind = std::collections::BTreeMap::new();
+    for f in &failures {
+        let key: String = f.split(':').nth(1).unwrap_or("").split("status").next().unwrap_or("").to_string();
+        *by_kind.entry(key).or_insert(0) += 1;
+    }
+    assert!(failures.is_empty(), "{} mismatches over {n} programs: {by_kind:?}\nfirst ones:\n{}", failures.len(), failures.iter().take(6).cloned().collect::<Vec<_>>().join("\n"));
+}
+
+/// The comparison is not vacuous: the programs use every node kind, and the optimum
+/// often fuses.
+#[test]
+fn random_small_programs_use_every_kind_and_fuse() {
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut fused = 0;
+    for seed in 0..60 {
+        let g = small_program(3 + (seed % 5) as usize, seed);
+        for n in &g.nodes {
+            kinds.insert(match n.kind {
+                NodeKind::Gather { .. } => "gather",
+                NodeKind::Scan { backward } => if backward { "scanr" } else { "scanl" },
+                k => k.mnemonic(),
+            });
+        }
+        let r = exhaustive::search(&g, &[CostFunction::single(CostModel::ReadsWrites)]).expect("small");
+        if r.optima[0].clustering.clusters.len() < g.nodes.len() {
+            fused += 1;
+        }
+    }
+    for k in ["map", "generate", "gather", "fold", "scanl", "scanr", "filter", "expand", "scatter", "input"] {
+        assert!(kinds.contains(k), "no {k} in 60 programs: {kinds:?}");
+    }
+    assert!(fused >= 30, "only {fused} of 60 optima fuse anything");
+}
