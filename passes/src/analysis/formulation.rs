@@ -90,26 +90,6 @@ fn pair_key(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
     if a <= b { (a, b) } else { (b, a) }
 }
 
-/// The longest path (in edges) from any source to `n`, per node: π never needs to
-/// exceed the largest of these (clusters can be numbered by their depth in the
-/// quotient DAG), which is the tightest general bound on π and on its big-M.
-fn longest_path_depths(graph: &Graph) -> Vec<usize> {
-    let mut depth = vec![0usize; graph.nodes.len()];
-    // Nodes are in program order, a topological order of the edges.
-    for e in &graph.edges {
-        if e.from < e.to {
-            depth[e.to.0] = depth[e.to.0].max(depth[e.from.0] + 1);
-        }
-    }
-    // A second sweep in node order makes this exact for edges listed out of order.
-    for n in graph.node_ids() {
-        for (_, e) in graph.in_edges(n) {
-            depth[n.0] = depth[n.0].max(depth[e.from.0] + 1);
-        }
-    }
-    depth
-}
-
 /// Whether some path from `a` to `b` exists and whether one contains an infusible
 /// edge (seed 001 Fig. 1.13 `possible`).
 fn reachability(graph: &Graph) -> (Vec<Vec<bool>>, Vec<Vec<bool>>) {
@@ -240,30 +220,99 @@ fn edge_size_compatible(graph: &Graph, a: NodeId, b: NodeId) -> bool {
     }
 }
 
-/// Whether the combined formulation gives the pair (a, c) of an edge an x variable.
-fn can_fuse_pair(graph: &Graph, a: NodeId, c: NodeId) -> bool {
-    graph.edges.iter().any(|f| f.from == a && f.to == c && f.fusible) && edge_size_compatible(graph, a, c)
+/// An ordering requirement between two nodes: `later` runs in a cluster no earlier than
+/// `earlier`'s, strictly later when `strict`.
+#[derive(Clone, Copy, Debug)]
+struct Arc {
+    earlier: NodeId,
+    later: NodeId,
+    strict: bool,
 }
 
-/// Per node, the largest number of never-fusible edges on a path into it and on a
-/// path out of it.
-fn infusible_depths(graph: &Graph, fusible: impl Fn(NodeId, NodeId) -> bool) -> (Vec<usize>, Vec<usize>) {
+/// Every ordering requirement of a clustering: each edge (strict when its pair can never
+/// be fused) and each scatter precedence of seed 000 (9) (always strict; it is no
+/// edge of the graph).
+fn precedence_arcs(graph: &Graph, can_fuse: impl Fn(NodeId, NodeId) -> bool) -> Vec<Arc> {
+    let mut arcs: Vec<Arc> =
+        graph.edges.iter().map(|e| Arc { earlier: e.from, later: e.to, strict: !can_fuse(e.from, e.to) }).collect();
+    for (earlier, later) in scatter_precedence_pairs(graph) {
+        arcs.push(Arc { earlier, later, strict: true });
+    }
+    arcs
+}
+
+/// Sound bounds on π for the `combined` formulation.
+///
+/// **Claim.** Let P be the number of non-argument nodes. Every legal clustering can be
+/// numbered so that arguments have π = 0, every other cluster has its own π in 1..=P
+/// (a topological numbering of the non-argument clusters, which are at most P), and
+/// for every node a: `into(a) ≤ π_a ≤ P − out_of(a)`, where `into(a)` (`out_of(a)`)
+/// is the largest number of strict arcs on a chain of arcs ending (starting) at a.
+///
+/// **Proof.** A legal clustering orders its clusters so that every arc goes forward or
+/// stays inside a cluster, and every strict arc goes strictly forward (validator rules
+/// 2 and 4). Number the non-argument clusters 1, 2, … in such an order; arguments are
+/// clusters with no incoming arc, so π = 0 keeps every arc out of them forward. Along a
+/// chain, π never decreases and rises by at least 1 at every strict arc, so a chain
+/// with k strict arcs ending at a starts at π ≥ 0 and gives π_a ≥ k; one starting at
+/// a ends at π ≤ P and gives π_a ≤ P − k. ∎
+///
+/// Distinct π for distinct clusters also means the read-back (nodes grouped by π) finds
+/// exactly the clusters of the numbered clustering, so the model loses no clustering.
+/// Returns `None` when the arcs have a cycle (no legal clustering at all).
+struct PiBounds {
+    levels: usize,
+    lower: Vec<usize>,
+    upper: Vec<usize>,
+}
+
+fn pi_bounds(graph: &Graph, arcs: &[Arc]) -> Option<PiBounds> {
     let n = graph.nodes.len();
-    let mut into = vec![0usize; n];
-    let mut out_of = vec![0usize; n];
-    // Edges go forward in program order, so one pass each way suffices; repeat to be
-    // safe with any edge listed out of order.
-    for _ in 0..2 {
-        for e in &graph.edges {
-            let w = usize::from(!fusible(e.from, e.to));
-            into[e.to.0] = into[e.to.0].max(into[e.from.0] + w);
-        }
-        for e in graph.edges.iter().rev() {
-            let w = usize::from(!fusible(e.from, e.to));
-            out_of[e.from.0] = out_of[e.from.0].max(out_of[e.to.0] + w);
+    let levels = graph.nodes.iter().filter(|nd| nd.kind != NodeKind::Input).count();
+    // Topological order of the arcs (Kahn); arcs may go against program order only
+    // for malformed graphs, but nothing here relies on program order.
+    let mut indegree = vec![0usize; n];
+    let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+    for a in arcs {
+        indegree[a.later.0] += 1;
+        succ[a.earlier.0].push((a.later.0, usize::from(a.strict)));
+    }
+    let mut order: Vec<usize> = (0..n).filter(|v| indegree[*v] == 0).collect();
+    let mut i = 0;
+    while i < order.len() {
+        let v = order[i];
+        i += 1;
+        for &(w, _) in &succ[v] {
+            indegree[w] -= 1;
+            if indegree[w] == 0 {
+                order.push(w);
+            }
         }
     }
-    (into, out_of)
+    if order.len() < n {
+        return None;
+    }
+    let mut into = vec![0usize; n];
+    for &v in &order {
+        for &(w, strict) in &succ[v] {
+            into[w] = into[w].max(into[v] + strict);
+        }
+    }
+    let mut out_of = vec![0usize; n];
+    for &v in order.iter().rev() {
+        for &(w, strict) in &succ[v] {
+            out_of[v] = out_of[v].max(out_of[w] + strict);
+        }
+    }
+    let mut lower = into;
+    let mut upper: Vec<usize> = out_of.iter().map(|o| levels.saturating_sub(*o)).collect();
+    for v in graph.node_ids() {
+        if graph.node(v).kind == NodeKind::Input {
+            lower[v.0] = 0;
+            upper[v.0] = 0;
+        }
+    }
+    Some(PiBounds { levels, lower, upper })
 }
 
 /// Builds the ILP of `formulation` for `graph` under `cost`.
@@ -279,21 +328,28 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     let exact = formulation == Formulation::Gather;
     let n = graph.nodes.len();
     let g = graph.gather_count() as f64;
-    let depths = longest_path_depths(graph);
-    let pi_upper = if exact { n as f64 } else { depths.iter().copied().max().unwrap_or(0) as f64 };
+    let can_fuse = |a: NodeId, c: NodeId| {
+        let any_fusible = graph.edges.iter().any(|f| f.from == a && f.to == c && f.fusible);
+        any_fusible && (exact || edge_size_compatible(graph, a, c))
+    };
+    // seed 000 Fig. 4 as printed: π ∈ [0, n], big-M n for π and g+2 for orders.
+    // `combined`: the bounds of [`pi_bounds`], and order differences within [0, g+1].
+    let bounds = if exact {
+        None
+    } else {
+        let arcs = precedence_arcs(graph, can_fuse);
+        Some(pi_bounds(graph, &arcs).ok_or_else(|| {
+            FormulationError("the dependence graph has a cycle of ordering requirements; no clustering is legal".into())
+        })?)
+    };
+    let pi_upper = bounds.as_ref().map_or(n as f64, |b| b.levels as f64);
     let order_m = if exact { g + 2.0 } else { g + 1.0 };
     let mut b = Builder::new(graph, &format!("fusion_{formulation}"), pi_upper);
-
-    if !exact {
-        // Every infusible edge on a path raises π by at least one, whatever the
-        // clustering: π_a ≥ (infusible edges on a path into a) and
-        // π_a ≤ P − (infusible edges on a path out of a). Valid for every feasible
-        // solution, and they tighten the LP relaxation.
-        let (into, out_of) = infusible_depths(graph, |a, c| can_fuse_pair(graph, a, c));
+    if let Some(bounds) = &bounds {
         for node in graph.node_ids() {
             let v = &mut b.model.variables[b.pi[node.0].0];
-            v.lower = into[node.0] as f64;
-            v.upper = (pi_upper - out_of[node.0] as f64).max(v.lower);
+            v.lower = bounds.lower[node.0] as f64;
+            v.upper = bounds.upper[node.0] as f64;
         }
     }
 
@@ -319,11 +375,17 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         if !seen_pairs.insert((e.from, e.to)) {
             continue;
         }
-        let any_fusible = graph.edges.iter().any(|f| f.from == e.from && f.to == e.to && f.fusible);
-        let can_fuse = any_fusible && (exact || edge_size_compatible(graph, e.from, e.to));
-        if can_fuse {
+        if can_fuse(e.from, e.to) {
             let x = b.x_var(e.from, e.to);
-            let m = if exact { n as f64 } else { pi_upper.max(1.0) };
+            // π_b − π_a ≤ M·x: M = n in the paper; in `combined` the largest value
+            // π_b − π_a can take within the bounds.
+            let m = if exact {
+                n as f64
+            } else {
+                let bound = |v: VarId| (b.model.variables[v.0].lower, b.model.variables[v.0].upper);
+                let ((lo_a, _), (_, hi_b)) = (bound(b.pi[e.from.0]), bound(b.pi[e.to.0]));
+                (hi_b - lo_a).max(1.0)
+            };
             b.precedence(e.from, e.to, x, 1.0, m, "prec");
             fused_candidates.push((e.from, e.to));
         } else if exact {
@@ -411,21 +473,30 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
 }
 
-/// Scatter, seed 000 (9): every other use of a scatter's destination runs in an
-/// earlier cluster than the scatter (the destination is updated in place).
-fn scatter_precedences(b: &mut Builder) {
-    let graph = b.graph;
+/// Scatter, seed 000 (9): the pairs (user, scatter) where `user` is another use of
+/// the scatter's destination, which must run in an earlier cluster (the destination is
+/// updated in place).
+fn scatter_precedence_pairs(graph: &Graph) -> Vec<(NodeId, NodeId)> {
+    let mut pairs = Vec::new();
     for (j, node) in graph.nodes.iter().enumerate() {
         if node.kind != NodeKind::Scatter {
             continue;
         }
         for (_, dest) in graph.in_edges(NodeId(j)).filter(|(_, e)| e.access == Access::ScatterDestination) {
             for (_, other) in graph.out_edges(dest.from) {
-                if other.output == dest.output && other.to != NodeId(j) {
-                    b.strictly_after(other.to, NodeId(j), "scatter");
+                if other.output == dest.output && other.to != NodeId(j) && !pairs.contains(&(other.to, NodeId(j))) {
+                    pairs.push((other.to, NodeId(j)));
                 }
             }
         }
+    }
+    pairs
+}
+
+/// seed 000 (9) as rows: π_scatter − π_user ≥ 1.
+fn scatter_precedences(b: &mut Builder) {
+    for (user, scatter) in scatter_precedence_pairs(b.graph) {
+        b.strictly_after(user, scatter, "scatter");
     }
 }
 
@@ -449,20 +520,14 @@ fn add_linear_objective(
 ) -> Result<f64, FormulationError> {
     let graph = b.graph;
     let mut offset = 0.0;
+    // The readers of every array and their share variables, built once for all terms.
+    let mut shared_readers: Option<Vec<ArrayReaders>> = None;
     for (model, weight) in cost.terms() {
         let w = *weight;
         match model {
             CostModel::Clusters => {
-                // (a) π_max >= π_a; clusters = π_max + 1 (an upper bound on the real count
-                // after splitting; seed 000 §4.1 notes the imprecision).
-                let upper = b.model.variables[b.pi[0].0].upper;
-                let pmax = b.model.add_variable("pi_max", VarKind::Integer, 0.0, upper);
-                for node in graph.node_ids() {
-                    let p = b.pi[node.0];
-                    b.row(format!("pi_max_{}", node.0), vec![(pmax, 1.0), (p, -1.0)], 0.0, f64::INFINITY);
-                }
-                b.model.add_objective_term(pmax, w);
-                offset += w;
+                let readers = shared_readers.get_or_insert_with(|| array_readers(b));
+                offset += add_cluster_count(b, readers, w);
             }
             CostModel::FusedEdges => {
                 // (b) minimise the x of fusible pairs: each unfused pair costs 1.
@@ -507,7 +572,8 @@ fn add_linear_objective(
                     }
                 }
                 if !matches!(model, CostModel::IntermediateArrays) {
-                    offset += add_reads(b, w, bytes);
+                    let readers = shared_readers.get_or_insert_with(|| array_readers(b));
+                    offset += add_reads(b, readers, w, bytes);
                 }
             }
             CostModel::Robinson => {
@@ -520,134 +586,240 @@ fn add_linear_objective(
     Ok(offset)
 }
 
-/// seed 000 §4.1 (d): reads of each array. Consumers of one array in the same cluster
-/// reading it in the same order share one read (horizontal fusion); a consumer fused
-/// with the producer reads nothing; an unordered consumer always reads. Quadratic in the
-/// fusible out-degree, as the paper says. Returns the constant reads.
-fn add_reads(b: &mut Builder, w: f64, bytes: bool) -> f64 {
-    let graph = b.graph;
-    let mut offset = 0.0;
+/// The consumers of one array (an output of a node) and the variables saying which of
+/// them share a loop and a read order.
+struct ArrayReaders {
+    node: NodeId,
+    output: usize,
+    /// Reads that always go to memory alone: unordered uses and uses by barriers.
+    alone: usize,
+    /// Consumers reading element by element, each with its x towards the producer when
+    /// that x is free (`None`: never fused with the producer).
+    ordered: Vec<(NodeId, Option<VarId>)>,
+    /// `(j, i, z)` with j < i indexing `ordered`: z = 1 only if consumers j and i are
+    /// in one π level (one cluster, see [`pi_bounds`]) and read the array in one order.
+    shares: Vec<(usize, usize, VarId)>,
+}
 
-    let order_m = graph.gather_count() as f64 + 1.0;
+/// The readers of every array, with a share variable z for every pair of ordered
+/// readers that can meet (seed 000 §4.1 (d): "horizontal fusion"). z = 1 implies equal
+/// π and equal read order; the rows are big-M rows whose constants are the variables'
+/// own ranges, so they cut off nothing when z = 0. Pairs whose π ranges or read-order
+/// ranges do not overlap get no z: they can never share. Quadratic in the out-degree,
+/// as the paper says.
+fn array_readers(b: &mut Builder) -> Vec<ArrayReaders> {
+    let graph = b.graph;
+    let mut all = Vec::new();
     for node in graph.node_ids() {
         let nd = graph.node(node);
         for output in 0..nd.outputs {
-            let weight = if bytes { nd.output_bytes.get(output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
-            // Consumers by node (several edges from one consumer read in its own order;
-            // we count one read per consumer and read order).
+            // One read per consumer and way of reading (a gather may read one array as
+            // index and as source).
             let mut readers: Vec<(NodeId, Access)> = Vec::new();
             for (_, e) in graph.out_edges(node).filter(|(_, e)| e.output == output) {
                 if !readers.contains(&(e.to, e.access)) {
                     readers.push((e.to, e.access));
                 }
             }
-            let mut ordered: Vec<(NodeId, Option<VarId>, f64, Option<VarId>)> = Vec::new();
+            let mut alone = 0;
+            let mut ordered: Vec<(NodeId, Option<VarId>, Option<VarId>, f64)> = Vec::new();
             for (consumer, access) in readers {
                 let order = read_order(b, access, consumer);
                 let Some((var, constant)) = order.filter(|_| graph.node(consumer).kind.is_fusible_kind()) else {
-                    // Unordered reads and reads by barriers always go to memory, alone.
-                    offset += w * weight;
+                    alone += 1;
                     continue;
                 };
-                // Reads from memory iff not fused with the producer (x = 1); a pair with
-                // no free x (never fusible) always reads, but may share the read.
                 let x = b.x.get(&pair_key(node, consumer)).copied().filter(|x| b.model.variables[x.0].lower < 0.5);
-                ordered.push((consumer, var, constant, x));
+                ordered.push((consumer, x, var, constant));
             }
-            for (i, &(consumer, var_i, const_i, x_i)) in ordered.iter().enumerate() {
-                // r_i >= [reads from memory] − Σ_{j<i} z_ij, r_i ∈ [0,1].
-                let r = b.model.add_variable(
-                    format!("r_{}_{}_{}", node.0, output, consumer.0),
-                    VarKind::Continuous,
-                    0.0,
-                    1.0,
-                );
-                b.model.add_objective_term(r, w * weight);
-                let mut terms = vec![(r, 1.0)];
-                let mut lower = 0.0;
-                match x_i {
-                    Some(x) => terms.push((x, -1.0)),
-                    None => lower = 1.0,
+            let mut shares = Vec::new();
+            for i in 0..ordered.len() {
+                for j in 0..i {
+                    let (consumer, _, var_i, const_i) = ordered[i];
+                    let (other, _, var_j, const_j) = ordered[j];
+                    if let Some(z) = share_variable(b, (node, output), (consumer, var_i, const_i), (other, var_j, const_j))
+                    {
+                        shares.push((j, i, z));
+                    }
                 }
-                for &(other, var_j, const_j, _) in &ordered[..i] {
-                    // z = 1 only if both consumers are in one cluster and read in one
-                    // order. Big-Ms from the variables' own bounds, and no z at all for
-                    // pairs whose π ranges or read orders cannot meet.
-                    let (pi_i, pi_j) = (b.pi[consumer.0], b.pi[other.0]);
-                    let bounds = |v: VarId| (b.model.variables[v.0].lower, b.model.variables[v.0].upper);
-                    let ((lo_i, hi_i), (lo_j, hi_j)) = (bounds(pi_i), bounds(pi_j));
-                    if hi_i < lo_j || hi_j < lo_i {
-                        continue;
-                    }
-                    let order_range = |var: Option<VarId>, constant: f64| match var {
-                        Some(v) => (b.model.variables[v.0].lower + constant, b.model.variables[v.0].upper + constant),
-                        None => (constant, constant),
-                    };
-                    let ((olo_i, ohi_i), (olo_j, ohi_j)) = (order_range(var_i, const_i), order_range(var_j, const_j));
-                    if ohi_i < olo_j || ohi_j < olo_i {
-                        continue;
-                    }
-                    let z = b.model.add_variable(
-                        format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0),
-                        VarKind::Binary,
-                        0.0,
-                        1.0,
-                    );
-                    // π_i − π_j <= (hi_i − lo_j)·(1 − z) and π_j − π_i <= (hi_j − lo_i)·(1 − z)
-                    let (m_up, m_down) = ((hi_i - lo_j).max(0.0), (hi_j - lo_i).max(0.0));
-                    if m_up > 0.0 {
-                        b.row(
-                            format!("share_pi_hi_{}_{}_{}", node.0, other.0, consumer.0),
-                            vec![(pi_i, 1.0), (pi_j, -1.0), (z, m_up)],
-                            f64::NEG_INFINITY,
-                            m_up,
-                        );
-                    }
-                    if m_down > 0.0 {
-                        b.row(
-                            format!("share_pi_lo_{}_{}_{}", node.0, other.0, consumer.0),
-                            vec![(pi_i, 1.0), (pi_j, -1.0), (z, -m_down)],
-                            -m_down,
-                            f64::INFINITY,
-                        );
-                    }
-                    // order_i − order_j <= (ohi_i − olo_j)·(1 − z), and the other way round.
-                    let mut diff = Vec::new();
-                    if let Some(v) = var_i {
-                        diff.push((v, 1.0));
-                    }
-                    if let Some(v) = var_j {
-                        diff.push((v, -1.0));
-                    }
-                    let c = const_i - const_j; // order_i − order_j = vars + c
-                    let (o_up, o_down) = ((ohi_i - olo_j).max(0.0).min(order_m), (ohi_j - olo_i).max(0.0).min(order_m));
-                    if o_up > 0.0 {
-                        let mut hi = diff.clone();
-                        hi.push((z, o_up));
-                        b.row(
-                            format!("share_ord_hi_{}_{}_{}", node.0, other.0, consumer.0),
-                            hi,
-                            f64::NEG_INFINITY,
-                            o_up - c,
-                        );
-                    }
-                    if o_down > 0.0 {
-                        let mut lo = diff;
-                        lo.push((z, -o_down));
-                        b.row(
-                            format!("share_ord_lo_{}_{}_{}", node.0, other.0, consumer.0),
-                            lo,
-                            -o_down - c,
-                            f64::INFINITY,
-                        );
-                    }
-                    terms.push((z, 1.0));
-                }
-                b.row(format!("read_{}_{}_{}", node.0, output, consumer.0), terms, lower, f64::INFINITY);
             }
+            all.push(ArrayReaders {
+                node,
+                output,
+                alone,
+                ordered: ordered.into_iter().map(|(c, x, _, _)| (c, x)).collect(),
+                shares,
+            });
+        }
+    }
+    all
+}
+
+/// The z of two readers `i` and `j` of one array (see [`array_readers`]), or `None`
+/// when they can never be in one π level with one read order.
+fn share_variable(
+    b: &mut Builder,
+    (node, output): (NodeId, usize),
+    (consumer, var_i, const_i): (NodeId, Option<VarId>, f64),
+    (other, var_j, const_j): (NodeId, Option<VarId>, f64),
+) -> Option<VarId> {
+    let (pi_i, pi_j) = (b.pi[consumer.0], b.pi[other.0]);
+    let bounds = |v: VarId| (b.model.variables[v.0].lower, b.model.variables[v.0].upper);
+    let ((lo_i, hi_i), (lo_j, hi_j)) = (bounds(pi_i), bounds(pi_j));
+    if hi_i < lo_j || hi_j < lo_i {
+        return None;
+    }
+    let order_range = |var: Option<VarId>, constant: f64| match var {
+        Some(v) => (b.model.variables[v.0].lower + constant, b.model.variables[v.0].upper + constant),
+        None => (constant, constant),
+    };
+    let ((olo_i, ohi_i), (olo_j, ohi_j)) = (order_range(var_i, const_i), order_range(var_j, const_j));
+    if ohi_i < olo_j || ohi_j < olo_i {
+        return None;
+    }
+    let z = b.model.add_variable(format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0), VarKind::Binary, 0.0, 1.0);
+    // π_i − π_j ≤ (hi_i − lo_j)·(1 − z) and π_j − π_i ≤ (hi_j − lo_i)·(1 − z).
+    let (m_up, m_down) = ((hi_i - lo_j).max(0.0), (hi_j - lo_i).max(0.0));
+    if m_up > 0.0 {
+        b.row(
+            format!("share_pi_hi_{}_{}_{}", node.0, other.0, consumer.0),
+            vec![(pi_i, 1.0), (pi_j, -1.0), (z, m_up)],
+            f64::NEG_INFINITY,
+            m_up,
+        );
+    }
+    if m_down > 0.0 {
+        b.row(
+            format!("share_pi_lo_{}_{}_{}", node.0, other.0, consumer.0),
+            vec![(pi_i, 1.0), (pi_j, -1.0), (z, -m_down)],
+            -m_down,
+            f64::INFINITY,
+        );
+    }
+    // order_i − order_j ≤ (ohi_i − olo_j)·(1 − z), and the other way round.
+    let mut diff = Vec::new();
+    if let Some(v) = var_i {
+        diff.push((v, 1.0));
+    }
+    if let Some(v) = var_j {
+        diff.push((v, -1.0));
+    }
+    let c = const_i - const_j; // order_i − order_j = vars + c
+    let (o_up, o_down) = ((ohi_i - olo_j).max(0.0), (ohi_j - olo_i).max(0.0));
+    if o_up > 0.0 {
+        let mut hi = diff.clone();
+        hi.push((z, o_up));
+        b.row(format!("share_ord_hi_{}_{}_{}", node.0, other.0, consumer.0), hi, f64::NEG_INFINITY, o_up - c);
+    }
+    if o_down > 0.0 {
+        let mut lo = diff;
+        lo.push((z, -o_down));
+        b.row(format!("share_ord_lo_{}_{}_{}", node.0, other.0, consumer.0), lo, -o_down - c, f64::INFINITY);
+    }
+    Some(z)
+}
+
+/// seed 000 §4.1 (d): reads of each array. A consumer fused with the producer reads
+/// nothing; consumers in one cluster reading it in one order share one read; unordered
+/// consumers and barriers always read. `r_i ≥ [i reads from memory] − Σ_{j<i} z_ji`:
+/// in a group of sharing readers only the first pays. (A reader sharing with a j that
+/// is fused with the producer would itself be in the producer's π level, where an
+/// unfused edge from the producer cannot end, so it is fused too and reads nothing.)
+/// Returns the constant reads.
+fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool) -> f64 {
+    let graph = b.graph;
+    let mut offset = 0.0;
+    for array in readers {
+        let nd = graph.node(array.node);
+        let weight =
+            if bytes { nd.output_bytes.get(array.output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
+        offset += w * weight * array.alone as f64;
+        for (i, &(consumer, x)) in array.ordered.iter().enumerate() {
+            let r = b.model.add_variable(
+                format!("r_{}_{}_{}", array.node.0, array.output, consumer.0),
+                VarKind::Continuous,
+                0.0,
+                1.0,
+            );
+            b.model.add_objective_term(r, w * weight);
+            let mut terms = vec![(r, 1.0)];
+            let mut lower = 0.0;
+            match x {
+                Some(x) => terms.push((x, -1.0)),
+                None => lower = 1.0,
+            }
+            for &(_, _, z) in array.shares.iter().filter(|(_, k, _)| *k == i) {
+                terms.push((z, 1.0));
+            }
+            b.row(format!("read_{}_{}_{}", array.node.0, array.output, consumer.0), terms, lower, f64::INFINITY);
         }
     }
     offset
+}
+
+/// seed 000 §4.1 (a), the real number of loops (not π_max + 1, which §4.1 calls an
+/// imaginary target: nodes in one π level that share nothing are separate loops).
+///
+/// The read-back's clusters are the connected components of the *links* inside π
+/// levels: fused edges (x = 0) and shared reads (z = 1). The number of components of a
+/// graph is its node count minus the size of a spanning forest, so the model picks a
+/// forest among the active links and maximises its size: every link gets two oriented
+/// binaries f_uv + f_vu ≤ [link active], every node at most one parent
+/// (Σ_u f_uv ≤ 1), and potentials h_v ≥ h_u + 1 − n·(1 − f_uv) (Miller–Tucker–Zemlin)
+/// forbid directed cycles, so the chosen links form a forest (each tree has one root,
+/// so trees = nodes − chosen links). At the optimum the forest spans every component,
+/// so loops = (non-argument nodes) − Σ f. Arguments are no loops (seed 001 Table 1.1),
+/// barriers are. Returns the constant part.
+fn add_cluster_count(b: &mut Builder, readers: &[ArrayReaders], w: f64) -> f64 {
+    let graph = b.graph;
+    let n = graph.nodes.len() as f64;
+    let loops = graph.nodes.iter().filter(|nd| nd.kind != NodeKind::Input).count() as f64;
+    // (u, v, variable, active when the variable is 0 (an x) or 1 (a z)).
+    let mut links: Vec<(NodeId, NodeId, VarId, bool)> = Vec::new();
+    for (&(a, c), &x) in &b.x {
+        let fusible_nodes = graph.node(a).kind.is_fusible_kind() && graph.node(c).kind.is_fusible_kind();
+        if fusible_nodes && b.model.variables[x.0].lower < 0.5 {
+            links.push((a, c, x, true));
+        }
+    }
+    for array in readers {
+        for &(j, i, z) in &array.shares {
+            links.push((array.ordered[j].0, array.ordered[i].0, z, false));
+        }
+    }
+    let mut h: HashMap<NodeId, VarId> = HashMap::new();
+    let mut parents: HashMap<NodeId, Vec<VarId>> = HashMap::new();
+    for (k, &(u, v, var, active_at_zero)) in links.iter().enumerate() {
+        let mut pair = Vec::new();
+        for (from, to) in [(u, v), (v, u)] {
+            let f = b.model.add_variable(format!("f_{k}_{}_{}", from.0, to.0), VarKind::Binary, 0.0, 1.0);
+            b.model.add_objective_term(f, -w);
+            parents.entry(to).or_default().push(f);
+            for node in [from, to] {
+                if !h.contains_key(&node) {
+                    let hv = b.model.add_variable(format!("h_{}", node.0), VarKind::Continuous, 0.0, n);
+                    h.insert(node, hv);
+                }
+            }
+            // h_to − h_from − n·f ≥ 1 − n
+            b.row(format!("forest_mtz_{k}_{}_{}", from.0, to.0), vec![(h[&to], 1.0), (h[&from], -1.0), (f, -n)], 1.0 - n, f64::INFINITY);
+            pair.push((f, 1.0));
+        }
+        // f_uv + f_vu ≤ 1 − x, or ≤ z.
+        if active_at_zero {
+            pair.push((var, 1.0));
+            b.row(format!("forest_link_{k}"), pair, f64::NEG_INFINITY, 1.0);
+        } else {
+            pair.push((var, -1.0));
+            b.row(format!("forest_link_{k}"), pair, f64::NEG_INFINITY, 0.0);
+        }
+    }
+    let mut parent_rows: Vec<(NodeId, Vec<VarId>)> = parents.into_iter().collect();
+    parent_rows.sort_by_key(|(v, _)| *v);
+    for (v, fs) in parent_rows {
+        b.row(format!("forest_parent_{}", v.0), fs.into_iter().map(|f| (f, 1.0)).collect(), f64::NEG_INFINITY, 1.0);
+    }
+    w * loops
 }
 
 /// seed 001 Fig. 1.14: the pairwise formulation with fusion-preventing-path pruning.
