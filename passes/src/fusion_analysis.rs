@@ -244,6 +244,7 @@ fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> 
             formulation: analysis.formulation.to_string(),
             cost: cost_text.clone(),
             objective: outcome.objective,
+            bound: outcome.bound,
             status: outcome.status,
             solve_ms: outcome.solve_ms,
             variables: outcome.variables,

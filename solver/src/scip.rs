@@ -63,6 +63,11 @@ pub struct Solution {
     /// is known or the bounds differ in sign. Lets reports say how far from proven a
     /// [`SolveStatus::LimitReached`] answer may be.
     pub gap: f64,
+    /// SCIP's dual bound (`SCIPgetDualbound`): no point of the model has a better
+    /// objective (smaller when minimising, larger when maximising). Equal to
+    /// `objective` (within tolerances) when proven optimal; infinite when no finite
+    /// bound is known.
+    pub dual_bound: f64,
 }
 
 /// Why no solution came back.
@@ -259,6 +264,9 @@ fn solve_validated(model: &Model, limits: &Limits, start: Instant) -> Result<Sol
     // SCIPgetGap is allowed.
     let gap = unsafe { russcip::ffi::SCIPgetGap(solved.scip_ptr()) };
     let gap = if gap >= INFINITE_BOUND { f64::INFINITY } else { gap };
+    // SAFETY: as above; SCIPgetDualbound is allowed in the SOLVED stage.
+    let dual_bound = unsafe { russcip::ffi::SCIPgetDualbound(solved.scip_ptr()) };
+    let dual_bound = if dual_bound.abs() >= INFINITE_BOUND { dual_bound.signum() * f64::INFINITY } else { dual_bound };
     let status = match scip_status {
         Status::Optimal | Status::GapLimit => SolveStatus::Optimal,
         Status::Infeasible => return Err(SolveError::Infeasible),
@@ -290,7 +298,7 @@ fn solve_validated(model: &Model, limits: &Limits, start: Instant) -> Result<Sol
             "SCIP reports objective {objective} but the solution evaluates to {recomputed}"
         )));
     }
-    Ok(Solution { status, objective, values, solve_ms: start.elapsed().as_secs_f64() * 1e3, gap })
+    Ok(Solution { status, objective, values, solve_ms: start.elapsed().as_secs_f64() * 1e3, gap, dual_bound })
 }
 
 /// SCIP's presolve sometimes only proves "infeasible or unbounded". Re-solving the
@@ -392,6 +400,12 @@ mod tests {
         assert!(s.gap >= 0.0, "gap {}", s.gap);
         if s.status == SolveStatus::Optimal {
             assert!(s.gap <= 1e-9, "optimal with gap {}", s.gap);
+        }
+        // No incumbent beats the dual bound.
+        let slack = 1e-6 * s.objective.abs().max(1.0);
+        match model.sense {
+            Sense::Minimize => assert!(s.dual_bound <= s.objective + slack, "bound {} above {}", s.dual_bound, s.objective),
+            Sense::Maximize => assert!(s.dual_bound >= s.objective - slack, "bound {} below {}", s.dual_bound, s.objective),
         }
     }
 

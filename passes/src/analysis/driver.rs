@@ -7,7 +7,7 @@ use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
 use super::formulation::{self, Formulation, FormulationError};
 use super::graph::Graph;
-use super::report::Status;
+use super::report::{Status, relative_gap};
 use super::validate::validate;
 use fusion_solver::{Limits, SolveStatus};
 use std::path::PathBuf;
@@ -30,8 +30,11 @@ pub struct Outcome {
     pub status: Status,
     /// The cost function's value for `clustering`, computed independently of the ILP.
     pub objective: f64,
-    /// The ILP's own optimal value (plus its constant part), when solved.
+    /// The ILP's own value of its solution (plus its constant part), when solved.
     pub ilp_objective: Option<f64>,
+    /// The solver's dual bound plus the constant part: no clustering in the
+    /// formulation's space costs less. `None` without a solver answer or a finite bound.
+    pub bound: Option<f64>,
     pub solve_ms: f64,
     pub variables: usize,
     pub rows: usize,
@@ -54,24 +57,19 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
     let (variables, rows) = (ilp.model.variables.len(), ilp.model.rows.len());
 
-    let (clustering, status, ilp_objective) = match solved {
+    let (clustering, status, ilp_objective, bound) = match solved {
         Ok(solution) => {
             let clustering = ilp.clustering(graph, &solution.values);
             let status = match solution.status {
                 SolveStatus::Optimal => Status::Optimal,
-                SolveStatus::LimitReached => {
-                    warnings.push(format!(
-                        "the solver stopped at its limit ({} s); using its best clustering, which may not be optimal",
-                        options.limits.time_seconds
-                    ));
-                    Status::TimeLimit
-                }
+                SolveStatus::LimitReached => Status::TimeLimit,
             };
-            (clustering, status, Some(solution.objective + ilp.objective_offset))
+            let bound = solution.dual_bound.is_finite().then_some(solution.dual_bound + ilp.objective_offset);
+            (clustering, status, Some(solution.objective + ilp.objective_offset), bound)
         }
         Err(e) => {
             warnings.push(format!("no clustering from the solver ({e}); the program is left unfused"));
-            (Clustering::unfused(graph), Status::Fallback, None)
+            (Clustering::unfused(graph), Status::Fallback, None, None)
         }
     };
 
@@ -93,5 +91,35 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         return Err(FormulationError(format!("even the unfused clustering is invalid: {}", list.join("; "))));
     }
     let objective = evaluate_function(graph, &clustering, &options.cost);
-    Ok(Outcome { clustering, status, objective, ilp_objective, solve_ms, variables, rows, warnings })
+    // "Optimal" only when the cost of the clustering actually used, computed
+    // independently of the ILP, reaches the solver's proven lower bound.
+    let bound = if status == Status::Fallback { None } else { bound };
+    let reached = bound.is_some_and(|b| objective <= b + 1e-6 * objective.abs().max(1.0));
+    let status = match status {
+        Status::Optimal if !reached => Status::Unproven,
+        s => s,
+    };
+    let bound_words = |b: Option<f64>| match b {
+        Some(b) => format!("lower bound {b}, gap {:.1} %", 100.0 * relative_gap(objective, b)),
+        None => "no lower bound known".to_string(),
+    };
+    match status {
+        Status::TimeLimit => warnings.push(format!(
+            "the solver stopped at its limit ({} s); using its best clustering (cost {objective}, {}), which may not be optimal",
+            options.limits.time_seconds,
+            bound_words(bound)
+        )),
+        Status::Unproven if options.limits.relative_gap > 0.0 => warnings.push(format!(
+            "the solver stopped within the requested gap ({}); its clustering costs {objective} ({}); not proven optimal",
+            options.limits.relative_gap,
+            bound_words(bound)
+        )),
+        Status::Unproven => warnings.push(format!(
+            "the {} formulation's optimum is a lower bound here: its clustering costs {objective} ({}); not proven optimal",
+            options.formulation,
+            bound_words(bound)
+        )),
+        _ => {}
+    }
+    Ok(Outcome { clustering, status, objective, ilp_objective, bound, solve_ms, variables, rows, warnings })
 }

@@ -60,6 +60,13 @@ pub const MAX_FUSIBLE_NODES: usize = 10;
 /// graph is too large to search or when not even the unfused clustering is legal (a
 /// malformed graph).
 pub fn search(graph: &Graph, costs: &[CostFunction]) -> Option<SearchResult> {
+    search_with_max_order(graph, costs, graph.gather_count() + 1)
+}
+
+/// [`search`] over the clusterings whose every traversal order is at most
+/// `max_order`: `1` is the space of seed 001's formulation, which knows only
+/// left-to-right and right-to-left loops (no fusion over a gather's source).
+pub fn search_with_max_order(graph: &Graph, costs: &[CostFunction], max_order: Order) -> Option<SearchResult> {
     let fusible: Vec<NodeId> = graph.node_ids().filter(|n| !is_barrier(graph, *n)).collect();
     if fusible.len() > MAX_FUSIBLE_NODES {
         return None;
@@ -71,7 +78,7 @@ pub fn search(graph: &Graph, costs: &[CostFunction]) -> Option<SearchResult> {
         block_of: vec![usize::MAX; graph.nodes.len()],
         best: vec![None; costs.len()],
         legal: 0,
-        max_order: graph.gather_count() + 1,
+        max_order: max_order.min(graph.gather_count() + 1),
     };
     s.partitions(0, 0);
     let optima: Option<Vec<Optimum>> = s.best.into_iter().collect();

@@ -151,6 +151,18 @@ pub fn concestors(graph: &Graph, a: NodeId, b: NodeId) -> Option<(NodeId, NodeId
     concestors_with_distance(graph, a, b, graph.nodes.len() * 2).map(|(x, y, _)| (x, y))
 }
 
+/// The graph as seed 001 sees it: a gather reads its source at computed indices, so
+/// that edge prevents fusion (seed 001 Fig. 1.10).
+fn seed001_view(graph: &Graph) -> Graph {
+    let mut view = graph.clone();
+    for e in &mut view.edges {
+        if matches!(e.access, Access::GatherSource { .. }) {
+            e.fusible = false;
+        }
+    }
+    view
+}
+
 /// Builder state shared by the formulations.
 struct Builder<'g> {
     graph: &'g Graph,
@@ -824,7 +836,17 @@ fn add_cluster_count(b: &mut Builder, readers: &[ArrayReaders], w: f64) -> f64 {
 
 /// seed 001 Fig. 1.14: the pairwise formulation with fusion-preventing-path pruning.
 /// Function arguments are not nodes there (its N counts combinators only).
+///
+/// Seed 001 has no traversal orders and no fusion over a gather's source (its
+/// `gather` reads the source at computed indices: a fusion-preventing edge), and its
+/// scans and filters run left to right. To stay sound on this dialect, which has right
+/// scans, the model gets one direction variable dᵒ ∈ {0, 1} per loop node (fixed for
+/// scans, filters and expands) that fused edges must agree on, and gather sources are
+/// fusion-preventing. Its space is therefore the legal clusterings whose every order
+/// is 0 or 1 (what `exhaustive::search_with_max_order(.., 1)` enumerates).
 fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, FormulationError> {
+    let view = seed001_view(graph);
+    let graph = &view;
     let nodes: Vec<NodeId> = graph.node_ids().filter(|n| graph.node(*n).kind != NodeKind::Input).collect();
     let n = nodes.len() as f64;
     let (_, preventing) = reachability(graph);
@@ -905,6 +927,25 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
     // Seed 001 has no scatter; its in-place update still needs seed 000 (9).
     scatter_precedences(&mut b);
 
+    // Directions: dᵒ ∈ {0, 1}, and −x ≤ dᵒ_a − dᵒ_b ≤ x for every pair that may share
+    // a loop. Valid: a legal cluster whose orders are all 0 or 1 has one direction,
+    // since what connects its nodes (validator rule 7: a fused edge, seed 000 (12), or
+    // reading a common array in one order) joins nodes of equal order.
+    for node in graph.node_ids().filter(|n| graph.node(*n).kind.is_fusible_kind()) {
+        let (lo, hi) = match graph.node(node).kind.fixed_output_order() {
+            Some(o) => (o as f64, o as f64),
+            None => (0.0, 1.0),
+        };
+        let d = b.model.add_variable(vname(graph, "d", node), VarKind::Integer, lo, hi);
+        b.order[node.0] = Some(d);
+    }
+    let pairs: Vec<((NodeId, NodeId), VarId)> = b.x.iter().map(|(k, v)| (*k, *v)).collect();
+    for ((a, c), x) in pairs {
+        let (Some(da), Some(dc)) = (b.order[a.0], b.order[c.0]) else { continue };
+        b.row(format!("direction_lo_{}_{}", a.0, c.0), vec![(da, 1.0), (dc, -1.0), (x, 1.0)], 0.0, f64::INFINITY);
+        b.row(format!("direction_hi_{}_{}", a.0, c.0), vec![(da, 1.0), (dc, -1.0), (x, -1.0)], f64::NEG_INFINITY, 0.0);
+    }
+
     // c_i (seed 001 §1.4.3 "Array contraction"): 1 unless every consumer of node i's
     // array is fused with it; x_ij <= c_i for every edge from i. Only array-producing
     // bindings have one: a fold read as a scalar is an sbind in seed 001 Fig. 1.2 (Fig.
@@ -932,7 +973,7 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
         }
         c_vars.push((i, c));
     }
-    let mut offset = 0.0;
+    let offset = 0.0;
     for (model, w) in cost.terms() {
         match model {
             CostModel::Robinson => {
@@ -959,18 +1000,9 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
                     }
                 }
             }
-            CostModel::Clusters => {
-                let pmax = b.model.add_variable("pi_max", VarKind::Integer, 0.0, n);
-                for node in &nodes {
-                    let p = b.pi[node.0];
-                    b.row(format!("pi_max_{}", node.0), vec![(pmax, 1.0), (p, -1.0)], 0.0, f64::INFINITY);
-                }
-                b.model.add_objective_term(pmax, *w);
-                offset += w;
-            }
             other => {
                 return Err(FormulationError(format!(
-                    "cost={} needs traversal orders and is not part of formulation=robinson; use formulation=combined",
+                    "cost={} is not part of seed 001's formulation (formulation=robinson); use formulation=combined",
                     other
                 )));
             }
@@ -995,7 +1027,7 @@ impl Ilp {
     pub fn clustering(&self, graph: &Graph, values: &[f64]) -> Clustering {
         let value = |v: VarId| values.get(v.0).copied().unwrap_or(0.0);
         let round = |v: VarId| value(v).round() as i64;
-        let output_orders: Vec<u32> = graph
+        let mut output_orders: Vec<u32> = graph
             .node_ids()
             .map(|n| match self.order[n.0] {
                 Some(v) => round(v).max(0) as u32,
@@ -1005,33 +1037,6 @@ impl Ilp {
         let pi: Vec<i64> = graph.node_ids().map(|n| round(self.pi[n.0])).collect();
         let fused =
             |a: NodeId, c: NodeId| self.x.get(&pair_key(a, c)).is_some_and(|x| value(*x) < 0.5) && pi[a.0] == pi[c.0];
-        let mut output_orders = output_orders;
-        if self.formulation == Formulation::Robinson {
-            // Seed 001 has no traversal orders; derive them from the fused edges (a
-            // producer fused into a consumer produces in the order the consumer reads).
-            // Conflicts are left for the validator to report.
-            for _ in 0..graph.nodes.len() {
-                let mut changed = false;
-                for e in graph.edges.iter().rev() {
-                    if !e.fusible || !fused(e.from, e.to) || graph.node(e.from).kind.fixed_output_order().is_some() {
-                        continue;
-                    }
-                    let wanted = match e.access {
-                        Access::InOutputOrder => output_orders[e.to.0],
-                        Access::GatherSource { label } => label,
-                        Access::Unordered | Access::ScatterDestination => continue,
-                    };
-                    if output_orders[e.from.0] != wanted {
-                        output_orders[e.from.0] = wanted;
-                        changed = true;
-                    }
-                }
-                if !changed {
-                    break;
-                }
-            }
-        }
-
         // Union-find over nodes.
         let mut parent: Vec<usize> = (0..graph.nodes.len()).collect();
         fn find(p: &mut [usize], i: usize) -> usize {

@@ -11,8 +11,15 @@ use std::fmt::Write;
 pub enum Status {
     /// The solver proved the clustering optimal.
     Optimal,
-    /// A limit stopped the solver; its best incumbent is used.
+    /// A limit stopped the solver; its best incumbent is used (the report gives the
+    /// solver's lower bound and the gap).
     TimeLimit,
+    /// The solver proved the model's optimum, but the clustering read back from it
+    /// costs more (the model's value is only a lower bound: seed 001's formulation
+    /// rewards putting loops that share nothing in one cluster, which seed 000 §4.1
+    /// splits into separate loops). A valid clustering, not proven optimal; the report
+    /// gives the bound and the gap.
+    Unproven,
     /// No usable solver answer: the unfused clustering is used.
     Fallback,
 }
@@ -22,6 +29,7 @@ impl Status {
         match self {
             Status::Optimal => "optimal",
             Status::TimeLimit => "time-limit",
+            Status::Unproven => "unproven",
             Status::Fallback => "fallback",
         }
     }
@@ -35,6 +43,10 @@ pub struct FunctionReport {
     pub cost: String,
     /// Value of the cost function for the clustering used.
     pub objective: f64,
+    /// A lower bound on the cost of every clustering in the formulation's space (the
+    /// solver's dual bound): equal to `objective` when optimal; `None` without a
+    /// solver answer.
+    pub bound: Option<f64>,
     pub status: Status,
     pub solve_ms: f64,
     pub variables: usize,
@@ -82,6 +94,19 @@ fn json_string(s: &str) -> String {
     out
 }
 
+/// `(objective − bound) / |objective|`: 0 when the bound is reached, infinite (JSON
+/// `null`) when the objective is 0 and the bound below it.
+pub fn relative_gap(objective: f64, bound: f64) -> f64 {
+    let slack = 1e-9 * objective.abs().max(1.0);
+    if objective - bound <= slack {
+        0.0
+    } else if objective.abs() <= slack {
+        f64::INFINITY
+    } else {
+        (objective - bound) / objective.abs()
+    }
+}
+
 fn json_number(x: f64) -> String {
     if !x.is_finite() {
         "null".into()
@@ -106,11 +131,13 @@ pub fn to_json(reports: &[FunctionReport]) -> String {
             .collect();
         let _ = write!(
             out,
-            "{{\"name\":{},\"formulation\":{},\"cost\":{},\"objective\":{},\"status\":{},\"solve_ms\":{},\"variables\":{},\"rows\":{},\"clusters\":[{}]}}",
+            "{{\"name\":{},\"formulation\":{},\"cost\":{},\"objective\":{},\"bound\":{},\"gap\":{},\"status\":{},\"solve_ms\":{},\"variables\":{},\"rows\":{},\"clusters\":[{}]}}",
             json_string(&r.name),
             json_string(&r.formulation),
             json_string(&r.cost),
             json_number(r.objective),
+            r.bound.map_or("null".into(), json_number),
+            r.bound.map_or("null".into(), |b| json_number(relative_gap(r.objective, b))),
             json_string(r.status.as_str()),
             json_number((r.solve_ms * 1000.0).round() / 1000.0),
             r.variables,
