@@ -5,7 +5,7 @@
 // RUN: not fuse-opt %s --emit-clustering=xml 2>&1 | FileCheck %s --check-prefix=EMIT
 
 // COST: error: array-fusion-analysis: unknown cost model 'bogus'
-// PAIR: error: array-fusion-analysis: cost=reads needs traversal orders and is not part of formulation=robinson
+// PAIR: error: array-fusion-analysis: cost=reads is not part of seed 001's formulation (formulation=robinson); use formulation=combined
 // EMIT: fuse-opt: error: --emit-clustering: expected 'json' or 'dot', got 'xml'
 
 // seed 001 §1.3.4 bad1: map2 of a filter result and the filter's input.

@@ -29,6 +29,17 @@ fn solve(g: &Graph, formulation: Formulation, cost: &str) -> Outcome {
     o
 }
 
+/// seed 001's formulation, which may end `unproven`: its objective rewards unrelated
+/// loops of one size in one cluster, which seed 000 §4.1 splits (report::Status). The
+/// clustering is valid either way, and its cost is bounded by the solver's bound.
+fn solve_robinson(g: &Graph) -> Outcome {
+    let o = choose_clustering(g, &options(Formulation::Robinson, "robinson")).unwrap_or_else(|e| panic!("{e}\n{g}"));
+    assert!(matches!(o.status, Status::Optimal | Status::Unproven), "{:?}: {:?}\n{g}", o.status, o.warnings);
+    assert!(o.bound.is_some_and(|b| b <= o.objective + 1e-9), "bound {:?} objective {}", o.bound, o.objective);
+    assert_eq!(o.status == Status::Optimal, o.bound == Some(o.objective), "{:?}", o.warnings);
+    o
+}
+
 fn clusters(g: &Graph, o: &Outcome) -> Vec<Vec<String>> {
     cluster_names(g, &o.clustering)
 }
@@ -55,7 +66,7 @@ fn table_1_1_loop_counts() {
             .iter()
             .map(|f| {
                 let g = graph(file, f);
-                clusters(&g, &solve(&g, Formulation::Robinson, "robinson")).len()
+                clusters(&g, &solve_robinson(&g)).len()
             })
             .sum()
     };
@@ -85,7 +96,7 @@ fn table_1_1_loop_counts() {
                     }
                     if has_filter {
                         let g = fusion_passes::analysis::extract::extract(block, Some(&source)).unwrap();
-                        filters_loops += clusters(&g, &solve(&g, Formulation::Robinson, "robinson")).len();
+                        filters_loops += clusters(&g, &solve_robinson(&g)).len();
                     }
                 }
             }
