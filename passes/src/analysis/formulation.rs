@@ -1,17 +1,29 @@
 //! The fusion ILP, built as solver-neutral data (`fusion_solver::Model`).
 //!
 //! Three formulations (pass option `formulation=`):
-//! * `gather`: seed 000 Fig. 4 exactly: π, x, m, dᵒ/dⁱ with the paper's big-M
-//!   constants (n for π, g+2 for orders), x variables fixed to 1 on infusible edges.
-//! * `robinson`: seed 001 Fig. 1.14 exactly: pairwise x variables over the pairs that
+//! * `gather`: seed 000 Fig. 4 as printed: π, x, m, dᵒ/dⁱ with the paper's big-M
+//!   constants (n for π, g+2 for orders), x fixed to 1 on infusible edges; plus the
+//!   scatter precedences of (9) and the separation of pairs whose iteration sizes are
+//!   incompatible (seed 001 §1.3.6), which seed 000's combinators never produce.
+//! * `robinson`: seed 001 Fig. 1.14: pairwise x variables over the pairs that
 //!   `possible` keeps (fusion-preventing-path pruning, Fig. 1.13), c variables, the
-//!   concestor constraints, and its weighted objective.
-//! * `combined` (default): seed 000's linear formulation with the tightest bounds we can
-//!   prove (π ≤ the longest path of the graph, order differences ≤ g+1), x variables
-//!   only on fusible pairs, plus seed 001's size-changing rules: the transducer and
-//!   concestor constraints become edge-local (a fused edge needs compatible iteration
-//!   sizes), so gathers and filters fuse in one program.
+//!   concestor constraints and the weighted objective; plus one direction (0 or 1) per
+//!   loop, since this dialect has right scans, and gather sources as fusion-preventing
+//!   edges, as in seed 001. Its objective rewards unrelated loops of one size in one
+//!   cluster, which seed 000 §4.1 splits, so its optimum can be only a lower bound
+//!   (the driver then reports `unproven`).
+//! * `combined` (default): seed 000's linear formulation with seed 001's size rules per
+//!   fused edge, so gathers and filters fuse in one program, and every bound, fixing
+//!   and cut proved in its comment: π bounds from chains of strict arcs
+//!   ([`pi_bounds`]), pairs that can never share a cluster ([`apart_pairs`]), order
+//!   bounds from the reachable gathers ([`order_upper_bounds`]), per-pair big-M
+//!   constants, and path inequalities ([`add_path_cuts`]).
 //!
+//! The cost `clusters` counts real loops in both linear formulations
+//! ([`add_cluster_count`]), not the "imaginary target" π_max + 1 of seed 000 §4.1.
+//!
+//! Every formulation is checked against the exhaustive search of
+//! [`exhaustive`](super::exhaustive) on random programs (tests/src/optimality.rs).
 //! Reading the solution back (seed 000 §4.1 "Performance and correctness") is
 //! [`Ilp::clustering`].
 
@@ -170,6 +182,8 @@ struct Builder<'g> {
     pi: Vec<VarId>,
     order: Vec<Option<VarId>>,
     x: IndexMap<(NodeId, NodeId), VarId>,
+    /// Pairs no legal clustering puts in one cluster ([`apart_pairs`]), when computed.
+    apart: Option<Vec<Vec<bool>>>,
 }
 
 impl<'g> Builder<'g> {
@@ -179,7 +193,7 @@ impl<'g> Builder<'g> {
             .node_ids()
             .map(|n| model.add_variable(vname(graph, "pi", n), VarKind::Integer, 0.0, pi_upper))
             .collect();
-        Builder { graph, model, pi, order: vec![None; graph.nodes.len()], x: IndexMap::new() }
+        Builder { graph, model, pi, order: vec![None; graph.nodes.len()], x: IndexMap::new(), apart: None }
     }
 
     fn x_var(&mut self, a: NodeId, b: NodeId) -> VarId {
@@ -278,11 +292,9 @@ struct PiBounds {
     upper: Vec<usize>,
 }
 
-fn pi_bounds(graph: &Graph, arcs: &[Arc]) -> Option<PiBounds> {
-    let n = graph.nodes.len();
-    let levels = graph.nodes.iter().filter(|nd| nd.kind != NodeKind::Input).count();
-    // Topological order of the arcs (Kahn); arcs may go against program order only
-    // for malformed graphs, but nothing here relies on program order.
+/// A topological order of the nodes under `arcs` (Kahn), and the successors of each
+/// node with the arc's strictness (1 or 0); `None` when the arcs have a cycle.
+fn topological(n: usize, arcs: &[Arc]) -> Option<(Vec<usize>, Vec<Vec<(usize, usize)>>)> {
     let mut indegree = vec![0usize; n];
     let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
     for a in arcs {
@@ -301,9 +313,13 @@ fn pi_bounds(graph: &Graph, arcs: &[Arc]) -> Option<PiBounds> {
             }
         }
     }
-    if order.len() < n {
-        return None;
-    }
+    (order.len() == n).then_some((order, succ))
+}
+
+fn pi_bounds(graph: &Graph, arcs: &[Arc]) -> Option<PiBounds> {
+    let n = graph.nodes.len();
+    let levels = graph.nodes.iter().filter(|nd| nd.kind != NodeKind::Input).count();
+    let (order, succ) = topological(n, arcs)?;
     let mut into = vec![0usize; n];
     for &v in &order {
         for &(w, strict) in &succ[v] {
@@ -327,6 +343,84 @@ fn pi_bounds(graph: &Graph, arcs: &[Arc]) -> Option<PiBounds> {
     Some(PiBounds { levels, lower, upper })
 }
 
+/// Pairs of nodes that no legal clustering puts in one cluster: `apart[a][b]` when a
+/// chain of arcs from a to b, or from b to a, contains a strict arc.
+///
+/// **Proof.** A legal clustering runs its clusters in a sequence where every arc goes
+/// forward or stays inside a cluster and every strict arc goes strictly forward
+/// (validator rules 2 and 4), so the last node of such a chain is in a strictly later
+/// cluster than the first. (Seed 001 Fig. 1.13's fusion-preventing paths, with scatter
+/// precedences counted as arcs.)
+fn apart_pairs(n: usize, arcs: &[Arc]) -> Option<Vec<Vec<bool>>> {
+    let (order, succ) = topological(n, arcs)?;
+    // reach[a][b]: 0 none, 1 a chain without a strict arc, 2 a chain with one.
+    let mut reach = vec![vec![0u8; n]; n];
+    for &a in order.iter().rev() {
+        let mut row = std::mem::take(&mut reach[a]);
+        for &(w, strict) in &succ[a] {
+            let via = if strict == 1 { 2 } else { 1 };
+            row[w] = row[w].max(via);
+            for (t, &r) in reach[w].iter().enumerate() {
+                if r > 0 {
+                    let through = if strict == 1 { 2 } else { r };
+                    if through > row[t] {
+                        row[t] = through;
+                    }
+                }
+            }
+        }
+        reach[a] = row;
+    }
+    let mut apart = vec![vec![false; n]; n];
+    for a in 0..n {
+        for b in 0..n {
+            if reach[a][b] == 2 {
+                apart[a][b] = true;
+                apart[b][a] = true;
+            }
+        }
+    }
+    Some(apart)
+}
+
+/// The largest output order each node can have in an optimal solution of the linear
+/// formulations, given the pairs that may be fused.
+///
+/// **Proof.** An output with an order ≥ 2 must be fused away (seed 000 (11)), so every
+/// consumer of it is fused with the node and, by (12), reads it in exactly that order:
+/// a gather reading it as its source in order `label`, or a node reading it in its own
+/// output order, which is then ≥ 2 too. By induction from the last node backwards the
+/// order is at most the largest label reachable this way. A node with an output that
+/// must stay manifest (it escapes, or a consumer can never be fused with it) has order
+/// 0 or 1. A node whose outputs nobody reads is unconstrained (g + 1).
+fn order_upper_bounds(graph: &Graph, can_fuse: impl Fn(NodeId, NodeId) -> bool) -> Vec<u32> {
+    let g = graph.gather_count();
+    let mut upper = vec![1u32; graph.nodes.len()];
+    for node in (0..graph.nodes.len()).rev().map(NodeId) {
+        let nd = graph.node(node);
+        let mut up = 1;
+        let mut any_use = false;
+        let mut manifest = false;
+        for output in 0..nd.outputs {
+            manifest |= nd.output_escapes(output);
+        }
+        for (_, e) in graph.out_edges(node) {
+            any_use = true;
+            if !e.fusible || !can_fuse(e.from, e.to) {
+                manifest = true;
+                continue;
+            }
+            up = up.max(match e.access {
+                Access::GatherSource { label } => label,
+                Access::InOutputOrder if e.to > node => upper[e.to.0],
+                _ => g + 1,
+            });
+        }
+        upper[node.0] = if manifest { 1 } else if !any_use { g + 1 } else { up };
+    }
+    upper
+}
+
 /// Builds the ILP of `formulation` for `graph` under `cost`.
 pub fn build(graph: &Graph, formulation: Formulation, cost: &CostFunction) -> Result<Ilp, FormulationError> {
     match formulation {
@@ -340,23 +434,44 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     let exact = formulation == Formulation::Gather;
     let n = graph.nodes.len();
     let g = graph.gather_count() as f64;
-    let can_fuse = |a: NodeId, c: NodeId| {
-        let any_fusible = graph.edges.iter().any(|f| f.from == a && f.to == c && f.fusible);
-        any_fusible && (exact || edge_size_compatible(graph, a, c))
-    };
+    let mut fusible_pairs: BTreeSet<(NodeId, NodeId)> = graph
+        .edges
+        .iter()
+        .filter(|e| e.fusible && (exact || edge_size_compatible(graph, e.from, e.to)))
+        .map(|e| (e.from, e.to))
+        .collect();
     // seed 000 Fig. 4 as printed: π ∈ [0, n], big-M n for π and g+2 for orders.
-    // `combined`: the bounds of [`pi_bounds`], and order differences within [0, g+1].
+    // `combined`: pairs that are never in one cluster are not fusible ([`apart_pairs`],
+    // repeated until nothing changes, since every removal makes an arc strict), then the
+    // bounds of [`pi_bounds`] and [`order_upper_bounds`].
+    let cycle =
+        || FormulationError("the dependence graph has a cycle of ordering requirements; no clustering is legal".into());
+    let mut apart = None;
+    if !exact {
+        loop {
+            let arcs = precedence_arcs(graph, |a, c| fusible_pairs.contains(&(a, c)));
+            let pairs = apart_pairs(n, &arcs).ok_or_else(cycle)?;
+            let before = fusible_pairs.len();
+            fusible_pairs.retain(|(a, c)| !pairs[a.0][c.0]);
+            apart = Some(pairs);
+            if fusible_pairs.len() == before {
+                break;
+            }
+        }
+    }
+    let can_fuse = |a: NodeId, c: NodeId| fusible_pairs.contains(&(a, c));
     let bounds = if exact {
         None
     } else {
-        let arcs = precedence_arcs(graph, can_fuse);
-        Some(pi_bounds(graph, &arcs).ok_or_else(|| {
-            FormulationError("the dependence graph has a cycle of ordering requirements; no clustering is legal".into())
-        })?)
+        Some(pi_bounds(graph, &precedence_arcs(graph, can_fuse)).ok_or_else(cycle)?)
     };
+    // Used for the order variables' bounds in `combined` only (the paper's are g + 1),
+    // and by both to find the pairs of [`separate_incompatible_sizes`].
+    let order_upper = order_upper_bounds(graph, can_fuse);
     let pi_upper = bounds.as_ref().map_or(n as f64, |b| b.levels as f64);
     let order_m = if exact { g + 2.0 } else { g + 1.0 };
     let mut b = Builder::new(graph, &format!("fusion_{formulation}"), pi_upper);
+    b.apart = apart;
     if let Some(bounds) = &bounds {
         for node in graph.node_ids() {
             let v = &mut b.model.variables[b.pi[node.0].0];
@@ -374,7 +489,8 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         }
         let (lo, hi) = match kind.fixed_output_order() {
             Some(o) => (o as f64, o as f64),
-            None => (0.0, g + 1.0),
+            None if exact => (0.0, g + 1.0),
+            None => (0.0, order_upper[node.0] as f64),
         };
         let v = b.model.add_variable(vname(graph, "d", node), VarKind::Integer, lo, hi);
         b.order[node.0] = Some(v);
@@ -467,12 +583,20 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             Access::GatherSource { label } => (None, label as f64),
             Access::Unordered | Access::ScatterDestination => continue,
         };
-        let mut terms = vec![(d_a, 1.0), (x, order_m)];
+        // `combined`: M is the largest |dᵒ_a − dⁱ_b| the two orders' bounds allow
+        // (both lie in [0, max upper]), never more than g + 1.
+        let m = if exact {
+            order_m
+        } else {
+            let upper = |v: VarId| b.model.variables[v.0].upper;
+            upper(d_a).max(read_var.map_or(read_const, upper)).clamp(1.0, order_m)
+        };
+        let mut terms = vec![(d_a, 1.0), (x, m)];
         if let Some(r) = read_var {
             terms.push((r, -1.0));
         }
         b.row(format!("order_lo_{i}"), terms.clone(), read_const, f64::INFINITY);
-        let mut terms = vec![(d_a, 1.0), (x, -order_m)];
+        let mut terms = vec![(d_a, 1.0), (x, -m)];
         if let Some(r) = read_var {
             terms.push((r, -1.0));
         }
@@ -480,9 +604,53 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     }
 
     scatter_precedences(&mut b);
+    separate_incompatible_sizes(&mut b, &order_upper);
 
     let offset = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
     Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
+}
+
+/// Two loop nodes whose iteration sizes differ and have no compatible concestors
+/// (seed 001 §1.3.6, Fig. 1.8: ⊥) are never in one cluster (validator rule 8), even
+/// when no edge joins them: a generate over the rows of a matrix and a fold of that
+/// matrix's rows can each be fused into a map over the rows, but not both. Such a pair
+/// gets a binary y and π_a ≠ π_b: `π_b − π_a ≥ 1 − M·y`, `π_a − π_b ≥ 1 − M'·(1 − y)`.
+///
+/// **Proof.** With every cluster numbered apart ([`pi_bounds`]) two nodes of different
+/// clusters have different π, so no legal clustering is lost; and nodes with equal π
+/// and a link between them are one cluster, which this keeps apart. Pairs where either
+/// node may produce in a gather's order (order bound ≥ 2) are left out: rule 8 then
+/// compares the gather's size, which may be compatible (never cut a legal clustering;
+/// the validator still checks every answer).
+fn separate_incompatible_sizes(b: &mut Builder, order_upper: &[u32]) {
+    let graph = b.graph;
+    let loops: Vec<NodeId> = graph
+        .node_ids()
+        .filter(|n| {
+            let nd = graph.node(*n);
+            nd.kind.is_fusible_kind() && nd.iteration.is_some() && order_upper[n.0] <= 1
+        })
+        .collect();
+    for (i, &a) in loops.iter().enumerate() {
+        for &c in &loops[i + 1..] {
+            if graph.node(a).iteration == graph.node(c).iteration
+                || b.apart.as_ref().is_some_and(|apart| apart[a.0][c.0])
+                || concestors(graph, a, c).is_some()
+            {
+                continue;
+            }
+            let bounds = |v: VarId| (b.model.variables[v.0].lower, b.model.variables[v.0].upper);
+            let ((lo_a, hi_a), (lo_c, hi_c)) = (bounds(b.pi[a.0]), bounds(b.pi[c.0]));
+            if hi_a < lo_c || hi_c < lo_a {
+                continue; // already in different π levels
+            }
+            let y = b.model.add_variable(format!("y_{}_{}", a.0, c.0), VarKind::Binary, 0.0, 1.0);
+            let (pa, pc) = (b.pi[a.0], b.pi[c.0]);
+            // y = 0: π_c ≥ π_a + 1; y = 1: π_a ≥ π_c + 1.
+            b.row(format!("sizes_apart_lo_{}_{}", a.0, c.0), vec![(pc, 1.0), (pa, -1.0), (y, 1.0 + hi_a - lo_c)], 1.0, f64::INFINITY);
+            b.row(format!("sizes_apart_hi_{}_{}", a.0, c.0), vec![(pa, 1.0), (pc, -1.0), (y, -(1.0 + hi_c - lo_a))], 1.0 - (1.0 + hi_c - lo_a), f64::INFINITY);
+        }
+    }
 }
 
 /// Scatter, seed 000 (9): the pairs (user, scatter) where `user` is another use of
@@ -595,7 +763,96 @@ fn add_linear_objective(
             }
         }
     }
+    add_path_cuts(b, shared_readers.as_deref().unwrap_or(&[]));
     Ok(offset)
+}
+
+/// The links that put two nodes in one cluster of the read-back: a fusible pair with
+/// x = 0, or two readers of one array with z = 1. `(u, v, variable, active at 0)`.
+fn cluster_links(b: &Builder, readers: &[ArrayReaders]) -> Vec<(NodeId, NodeId, VarId, bool)> {
+    let graph = b.graph;
+    let mut links = Vec::new();
+    for (&(a, c), &x) in &b.x {
+        let fusible_nodes = graph.node(a).kind.is_fusible_kind() && graph.node(c).kind.is_fusible_kind();
+        if fusible_nodes && b.model.variables[x.0].lower < 0.5 {
+            links.push((a, c, x, true));
+        }
+    }
+    for array in readers {
+        for &(j, i, z) in &array.shares {
+            links.push((array.ordered[j].0, array.ordered[i].0, z, false));
+        }
+    }
+    links
+}
+
+/// Path inequalities (as in multicut formulations): for two nodes u, v that are
+/// [`apart_pairs`] and a path of two or three links between them, not every link of
+/// the path is active: Σ_path (1 − active) ≥ 1.
+///
+/// **Proof.** An active link forces equal π (x = 0 by (5), z = 1 by the share rows),
+/// so a path of active links gives π_u = π_v, while the chain with a strict arc between
+/// u and v forces π_v ≥ π_u + 1 (or the reverse) in every feasible point. They only
+/// cut fractional points; the big-M rows let the LP relaxation spread x thinly along
+/// such paths (x ≈ 1/M), which these rows forbid. At most 40 per node are added (any
+/// subset of valid rows is valid).
+fn add_path_cuts(b: &mut Builder, readers: &[ArrayReaders]) {
+    let Some(apart) = b.apart.clone() else { return };
+    let links = cluster_links(b, readers);
+    let n = b.graph.nodes.len();
+    let mut at: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, &(u, v, _, _)) in links.iter().enumerate() {
+        at[u.0].push(k);
+        at[v.0].push(k);
+    }
+    let other = |k: usize, w: usize| if links[k].0.0 == w { links[k].1.0 } else { links[k].0.0 };
+    let mut paths: BTreeSet<Vec<usize>> = BTreeSet::new();
+    let budget = 40 * n;
+    // Two links meeting at w.
+    for w in 0..n {
+        for (i, &l1) in at[w].iter().enumerate() {
+            for &l2 in &at[w][i + 1..] {
+                let (u, v) = (other(l1, w), other(l2, w));
+                if u != v && apart[u][v] && paths.len() < budget {
+                    let mut p = vec![l1, l2];
+                    p.sort_unstable();
+                    paths.insert(p);
+                }
+            }
+        }
+    }
+    // Three links: u — w1 — w2 — v.
+    for (l0, &(w1, w2, _, _)) in links.iter().enumerate() {
+        for &l1 in &at[w1.0] {
+            for &l2 in &at[w2.0] {
+                if l1 == l0 || l2 == l0 || l1 == l2 {
+                    continue;
+                }
+                let (u, v) = (other(l1, w1.0), other(l2, w2.0));
+                let distinct = u != v && u != w2.0 && v != w1.0;
+                if distinct && apart[u][v] && !apart[u][w2.0] && !apart[w1.0][v] && paths.len() < budget {
+                    let mut p = vec![l1, l0, l2];
+                    p.sort_unstable();
+                    paths.insert(p);
+                }
+            }
+        }
+    }
+    for (i, path) in paths.into_iter().enumerate() {
+        // Σ_x x + Σ_z (1 − z) ≥ 1
+        let mut terms = Vec::new();
+        let mut lower = 1.0;
+        for k in path {
+            let (_, _, var, active_at_zero) = links[k];
+            if active_at_zero {
+                terms.push((var, 1.0));
+            } else {
+                terms.push((var, -1.0));
+                lower -= 1.0;
+            }
+        }
+        b.row(format!("path_cut_{i}"), terms, lower, f64::INFINITY);
+    }
 }
 
 /// The consumers of one array (an output of a node) and the variables saying which of
@@ -675,6 +932,9 @@ fn share_variable(
     (consumer, var_i, const_i): (NodeId, Option<VarId>, f64),
     (other, var_j, const_j): (NodeId, Option<VarId>, f64),
 ) -> Option<VarId> {
+    if b.apart.as_ref().is_some_and(|apart| apart[consumer.0][other.0]) {
+        return None;
+    }
     let (pi_i, pi_j) = (b.pi[consumer.0], b.pi[other.0]);
     let bounds = |v: VarId| (b.model.variables[v.0].lower, b.model.variables[v.0].upper);
     let ((lo_i, hi_i), (lo_j, hi_j)) = (bounds(pi_i), bounds(pi_j));
@@ -787,18 +1047,7 @@ fn add_cluster_count(b: &mut Builder, readers: &[ArrayReaders], w: f64) -> f64 {
     let n = graph.nodes.len() as f64;
     let loops = graph.nodes.iter().filter(|nd| nd.kind != NodeKind::Input).count() as f64;
     // (u, v, variable, active when the variable is 0 (an x) or 1 (a z)).
-    let mut links: Vec<(NodeId, NodeId, VarId, bool)> = Vec::new();
-    for (&(a, c), &x) in &b.x {
-        let fusible_nodes = graph.node(a).kind.is_fusible_kind() && graph.node(c).kind.is_fusible_kind();
-        if fusible_nodes && b.model.variables[x.0].lower < 0.5 {
-            links.push((a, c, x, true));
-        }
-    }
-    for array in readers {
-        for &(j, i, z) in &array.shares {
-            links.push((array.ordered[j].0, array.ordered[i].0, z, false));
-        }
-    }
+    let links = cluster_links(b, readers);
     let mut h: HashMap<NodeId, VarId> = HashMap::new();
     let mut parents: HashMap<NodeId, Vec<VarId>> = HashMap::new();
     for (k, &(u, v, var, active_at_zero)) in links.iter().enumerate() {
@@ -926,6 +1175,9 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
     }
     // Seed 001 has no scatter; its in-place update still needs seed 000 (9).
     scatter_precedences(&mut b);
+    // x = 1 on a pair with ⊥ concestors does not keep it out of one π level, where
+    // links to common neighbours would join it (every order here is 0 or 1).
+    separate_incompatible_sizes(&mut b, &vec![1; graph.nodes.len()]);
 
     // Directions: dᵒ ∈ {0, 1}, and −x ≤ dᵒ_a − dᵒ_b ≤ x for every pair that may share
     // a loop. Valid: a legal cluster whose orders are all 0 or 1 has one direction,

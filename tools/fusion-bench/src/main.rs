@@ -1,5 +1,5 @@
 //! `fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60]
-//! [--formulations combined,gather] [--cost reads-writes]`
+//! [--formulations combined,gather] [--cost reads-writes] [--dump-ilp DIR]`
 //!
 //! Solve time of the fusion ILP against program size, on seeded random programs
 //! (`analysis::random`) and on the largest bundled examples, side by side for the
@@ -22,7 +22,12 @@ fn arg<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
 
 fn row(label: &str, g: &Graph, formulation: Formulation, options: &AnalysisOptions) {
     let combinators = g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count();
-    let options = AnalysisOptions { formulation, ..options.clone() };
+    // `--dump-ilp DIR`: one LP file per row, named after the row.
+    let dump_ilp = options.dump_ilp.as_ref().map(|dir| {
+        let name: String = label.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        dir.join(format!("{name}.{formulation}.lp"))
+    });
+    let options = AnalysisOptions { formulation, dump_ilp, ..options.clone() };
     match choose_clustering(g, &options) {
         Ok(o) => println!(
             "{label:<28} {:<9} {combinators:>6} {:>6} {:>8} {:>8} {:>10.1} {:<11} {:>9} {:>8}",
@@ -71,7 +76,7 @@ fn main() -> ExitCode {
             }
         },
         limits: Limits { time_seconds: time_limit, ..Limits::default() },
-        dump_ilp: None,
+        dump_ilp: arg(&args, "--dump-ilp").map(std::path::PathBuf::from),
     };
     println!("cost={cost} time-limit={time_limit}s (SCIP 10, one thread)");
     println!(
