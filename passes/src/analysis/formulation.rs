@@ -621,9 +621,11 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
 /// and a link between them are one cluster, which this keeps apart. Pairs where either
 /// node may produce in a gather's order (order bound ≥ 2) are left out: rule 8 then
 /// compares the gather's size, which may be compatible (never cut a legal clustering;
-/// the validator still checks every answer).
+/// the validator still checks every answer). So are pairs in different
+/// [`potential_clusters`], which nothing can join.
 fn separate_incompatible_sizes(b: &mut Builder, order_upper: &[u32]) {
     let graph = b.graph;
+    let component = potential_clusters(b);
     let loops: Vec<NodeId> = graph
         .node_ids()
         .filter(|n| {
@@ -634,6 +636,7 @@ fn separate_incompatible_sizes(b: &mut Builder, order_upper: &[u32]) {
     for (i, &a) in loops.iter().enumerate() {
         for &c in &loops[i + 1..] {
             if graph.node(a).iteration == graph.node(c).iteration
+                || component[a.0] != component[c.0]
                 || b.apart.as_ref().is_some_and(|apart| apart[a.0][c.0])
                 || concestors(graph, a, c).is_some()
             {
@@ -651,6 +654,61 @@ fn separate_incompatible_sizes(b: &mut Builder, order_upper: &[u32]) {
             b.row(format!("sizes_apart_hi_{}_{}", a.0, c.0), vec![(pa, 1.0), (pc, -1.0), (y, -(1.0 + hi_c - lo_a))], 1.0 - (1.0 + hi_c - lo_a), f64::INFINITY);
         }
     }
+}
+
+/// Per node, a representative of the nodes it could share a cluster with *while both
+/// produce in order 0 or 1*: the connected components of the links possible between
+/// such nodes (a pair with a free x over an edge read in the consumer's own order, or
+/// two loop nodes reading one array in their own orders, which can be equal), leaving
+/// out pairs that are apart.
+///
+/// **Proof** that the nodes of orders 0 and 1 in a legal cluster lie in one component:
+/// rule 7 connects the cluster by fused edges and same-order reads, which join nodes
+/// of equal order, except a gather's source edge, which joins a node of order ℓ ≥ 2 to
+/// the gather labelled ℓ. The nodes of order ℓ are therefore joined to the rest of the
+/// cluster only through that one gather, so a path between two nodes of order ≤ 1
+/// never needs to leave the nodes of order ≤ 1.
+fn potential_clusters(b: &Builder) -> Vec<usize> {
+    let graph = b.graph;
+    let n = graph.nodes.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    let apart = |a: NodeId, c: NodeId| b.apart.as_ref().is_some_and(|ap| ap[a.0][c.0]);
+    let mut join = |a: NodeId, c: NodeId, p: &mut Vec<usize>| {
+        if !apart(a, c) {
+            let (ra, rc) = (find(p, a.0), find(p, c.0));
+            p[ra] = rc;
+        }
+    };
+    for (&(a, c), &x) in &b.x {
+        let in_own_order =
+            graph.edges.iter().any(|e| e.from == a && e.to == c && e.fusible && e.access == Access::InOutputOrder);
+        if b.model.variables[x.0].lower < 0.5 && in_own_order {
+            join(a, c, &mut parent);
+        }
+    }
+    for node in graph.node_ids() {
+        let readers: Vec<(NodeId, usize, Option<u32>)> = graph
+            .out_edges(node)
+            .filter(|(_, e)| e.access == Access::InOutputOrder && graph.node(e.to).kind.is_fusible_kind())
+            .map(|(_, e)| (e.to, e.output, graph.node(e.to).kind.fixed_output_order()))
+            .collect();
+        for (i, &(r, out, fixed)) in readers.iter().enumerate() {
+            for &(q, out_q, fixed_q) in &readers[i + 1..] {
+                let orders_can_meet = fixed.is_none() || fixed_q.is_none() || fixed == fixed_q;
+                if out == out_q && orders_can_meet {
+                    join(r, q, &mut parent);
+                }
+            }
+        }
+    }
+    (0..n).map(|i| find(&mut parent, i)).collect()
 }
 
 /// Scatter, seed 000 (9): the pairs (user, scatter) where `user` is another use of
