@@ -454,6 +454,10 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             let before = fusible_pairs.len();
             fusible_pairs.retain(|(a, c)| !pairs[a.0][c.0]);
             apart = Some(pairs);
+            // A pair whose orders can never agree over its edges is never fused.
+            let upper = order_upper_bounds(graph, |a, c| fusible_pairs.contains(&(a, c)));
+            let range = |v: NodeId| order_range(graph, &upper, v);
+            fusible_pairs.retain(|&(a, c)| required_producer_order(graph, a, c, range).is_some());
             if fusible_pairs.len() == before {
                 break;
             }
@@ -524,6 +528,11 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         } else {
             b.strictly_after(e.from, e.to, "after");
         }
+    }
+
+    if !exact {
+        forward_where_nothing_runs_backward(&mut b);
+        add_order_conflict_cuts(&mut b);
     }
 
     // m: whether an output array is fused away (1) or manifest (0), seed 000 (6)-(7);
@@ -709,6 +718,110 @@ fn potential_clusters(b: &Builder) -> Vec<usize> {
         }
     }
     (0..n).map(|i| find(&mut parent, i)).collect()
+}
+
+/// The orders node `v` can have: its fixed order, or `0..=upper[v]`.
+fn order_range(graph: &Graph, upper: &[u32], v: NodeId) -> (u32, u32) {
+    match graph.node(v).kind.fixed_output_order() {
+        Some(o) => (o, o),
+        None => (0, upper[v.0]),
+    }
+}
+
+fn intersect((lo, hi): (u32, u32), (lo2, hi2): (u32, u32)) -> Option<(u32, u32)> {
+    (lo.max(lo2) <= hi.min(hi2)).then_some((lo.max(lo2), hi.min(hi2)))
+}
+
+/// The orders producer `a` can have when fused with consumer `c` (seed 000 (12): over
+/// every edge between them, `a`'s order is `c`'s read order: `c`'s own order, or a
+/// gather's label), within `a`'s own range; `None` when they cannot agree, so the pair
+/// can never be fused.
+fn required_producer_order(
+    graph: &Graph,
+    a: NodeId,
+    c: NodeId,
+    range: impl Fn(NodeId) -> (u32, u32),
+) -> Option<(u32, u32)> {
+    let mut required = range(a);
+    for e in graph.edges.iter().filter(|e| e.from == a && e.to == c && e.fusible) {
+        let read = match e.access {
+            Access::InOutputOrder => range(c),
+            Access::GatherSource { label } => (label, label),
+            Access::Unordered | Access::ScatterDestination => continue,
+        };
+        required = intersect(required, read)?;
+    }
+    Some(required)
+}
+
+/// Order conflicts: two fusible pairs at one node that would require disjoint orders of
+/// it cannot both be fused: `x_1 + x_2 ≥ 1`.
+///
+/// **Proof.** A fused pair (a, c) puts `a`'s order in [`required_producer_order`];
+/// when some edge of the pair is read in `c`'s own order, `c`'s order equals `a`'s, so
+/// it lies in that range too. If both pairs were fused, the node's order would lie in
+/// two disjoint ranges. (The big-M rows of (12) allow both at x ≈ 1/M in the LP.)
+fn add_order_conflict_cuts(b: &mut Builder) {
+    let graph = b.graph;
+    let range = |v: NodeId| match b.order[v.0] {
+        Some(d) => (b.model.variables[d.0].lower as u32, b.model.variables[d.0].upper as u32),
+        None => (0, 0),
+    };
+    let mut at: Vec<Vec<((u32, u32), VarId)>> = vec![Vec::new(); graph.nodes.len()];
+    for (&(a, c), &x) in &b.x {
+        if b.model.variables[x.0].lower >= 0.5 {
+            continue;
+        }
+        let Some(required) = required_producer_order(graph, a, c, range) else { continue };
+        at[a.0].push((required, x));
+        let own_order = graph.edges.iter().any(|e| e.from == a && e.to == c && e.fusible && e.access == Access::InOutputOrder);
+        if own_order {
+            at[c.0].push((required, x));
+        }
+    }
+    let mut cuts = Vec::new();
+    for links in &at {
+        for (i, &(r1, x1)) in links.iter().enumerate() {
+            for &(r2, x2) in &links[i + 1..] {
+                if x1 != x2 && intersect(r1, r2).is_none() {
+                    cuts.push((x1, x2));
+                }
+            }
+        }
+    }
+    for (k, (x1, x2)) in cuts.into_iter().enumerate() {
+        b.row(format!("order_conflict_{k}"), vec![(x1, 1.0), (x2, 1.0)], 1.0, f64::INFINITY);
+    }
+}
+
+/// Symmetry breaking between the orders 0 and 1: a node whose order is at most 1 and
+/// that can share a cluster with no right scan (none in its [`potential_clusters`]
+/// component) gets order 0.
+///
+/// **Proof.** Take an optimal clustering and a cluster without a right scan. Turning
+/// every order 1 of the cluster into 0 keeps it legal: fused edges join equal orders
+/// (rule 5), so they still agree; a manifest output still has order 0 or 1 (rule 6);
+/// nodes fixed at 0 (left scans, filters, expands) are untouched; reads that shared an
+/// order still share one (rule 7 connectivity is kept, and two groups of readers of one
+/// array may merge into one read, which costs no more under any cost model). Such a
+/// cluster's nodes of order ≤ 1 lie in one component (see [`potential_clusters`]), so
+/// if that component has no right scan, neither has the cluster.
+fn forward_where_nothing_runs_backward(b: &mut Builder) {
+    let graph = b.graph;
+    let component = potential_clusters(b);
+    let mut backward = vec![false; graph.nodes.len()];
+    for n in graph.node_ids() {
+        if graph.node(n).kind.fixed_output_order() == Some(ORDER_BACKWARD) {
+            backward[component[n.0]] = true;
+        }
+    }
+    for n in graph.node_ids() {
+        let Some(d) = b.order[n.0] else { continue };
+        let v = &mut b.model.variables[d.0];
+        if !backward[component[n.0]] && v.lower == 0.0 && v.upper == 1.0 {
+            v.upper = 0.0;
+        }
+    }
 }
 
 /// Scatter, seed 000 (9): the pairs (user, scatter) where `user` is another use of
