@@ -689,7 +689,7 @@ fn potential_clusters(b: &Builder) -> Vec<usize> {
         i
     }
     let apart = |a: NodeId, c: NodeId| b.apart.as_ref().is_some_and(|ap| ap[a.0][c.0]);
-    let mut join = |a: NodeId, c: NodeId, p: &mut Vec<usize>| {
+    let join = |a: NodeId, c: NodeId, p: &mut Vec<usize>| {
         if !apart(a, c) {
             let (ra, rc) = (find(p, a.0), find(p, c.0));
             p[ra] = rc;

@@ -4,7 +4,8 @@
 //! Solve time of the fusion ILP against program size, on seeded random programs
 //! (`analysis::random`) and on the largest bundled examples, side by side for the
 //! formulations asked. One row per (program, formulation): combinators, edges, model
-//! size, wall time of the solve, status and objective. Not a test: timings depend on the
+//! size, wall time of the solve, status, objective, the solver's lower bound and the
+//! relative gap between them. Not a test: timings depend on the
 //! machine; compare rows of one run.
 
 use fusion_passes::analysis::{
@@ -12,6 +13,7 @@ use fusion_passes::analysis::{
     formulation::Formulation,
     graph::Graph,
     random::random_graph,
+    report::relative_gap,
 };
 use fusion_solver::Limits;
 use std::process::ExitCode;
@@ -30,7 +32,7 @@ fn row(label: &str, g: &Graph, formulation: Formulation, options: &AnalysisOptio
     let options = AnalysisOptions { formulation, dump_ilp, ..options.clone() };
     match choose_clustering(g, &options) {
         Ok(o) => println!(
-            "{label:<28} {:<9} {combinators:>6} {:>6} {:>8} {:>8} {:>10.1} {:<11} {:>9} {:>8}",
+            "{label:<28} {:<9} {combinators:>6} {:>6} {:>8} {:>8} {:>10.1} {:<11} {:>9} {:>9} {:>7} {:>8}",
             formulation.to_string(),
             g.edges.len(),
             o.variables,
@@ -38,6 +40,8 @@ fn row(label: &str, g: &Graph, formulation: Formulation, options: &AnalysisOptio
             o.solve_ms,
             o.status.as_str(),
             o.objective,
+            o.bound.map_or("-".to_string(), |b| format!("{b:.1}")),
+            o.bound.map_or("-".to_string(), |b| format!("{:.1}%", 100.0 * relative_gap(o.objective, b))),
             o.clustering.clusters.len()
         ),
         Err(e) => println!("{label:<28} {:<9} error: {e}", formulation.to_string()),
@@ -80,8 +84,8 @@ fn main() -> ExitCode {
     };
     println!("cost={cost} time-limit={time_limit}s (SCIP 10, one thread)");
     println!(
-        "{:<28} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>8}",
-        "program", "form.", "comb.", "edges", "vars", "rows", "solve ms", "status", "objective", "clusters"
+        "{:<28} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8}",
+        "program", "form.", "comb.", "edges", "vars", "rows", "solve ms", "status", "objective", "bound", "gap", "clusters"
     );
     for &size in &sizes {
         for seed in 0..seeds {
