@@ -404,8 +404,12 @@ mod tests {
         // No incumbent beats the dual bound.
         let slack = 1e-6 * s.objective.abs().max(1.0);
         match model.sense {
-            Sense::Minimize => assert!(s.dual_bound <= s.objective + slack, "bound {} above {}", s.dual_bound, s.objective),
-            Sense::Maximize => assert!(s.dual_bound >= s.objective - slack, "bound {} below {}", s.dual_bound, s.objective),
+            Sense::Minimize => {
+                assert!(s.dual_bound <= s.objective + slack, "bound {} above {}", s.dual_bound, s.objective)
+            }
+            Sense::Maximize => {
+                assert!(s.dual_bound >= s.objective - slack, "bound {} below {}", s.dual_bound, s.objective)
+            }
         }
     }
 

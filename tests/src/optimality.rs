@@ -20,9 +20,7 @@ use fusion_solver::Limits;
 /// The cost models each formulation can express.
 fn models(formulation: Formulation) -> &'static [CostModel] {
     match formulation {
-        Formulation::Robinson => {
-            &[CostModel::Robinson, CostModel::FusedEdges, CostModel::IntermediateArrays]
-        }
+        Formulation::Robinson => &[CostModel::Robinson, CostModel::FusedEdges, CostModel::IntermediateArrays],
         Formulation::Gather | Formulation::Combined => &[
             CostModel::Clusters,
             CostModel::FusedEdges,
@@ -111,7 +109,12 @@ fn ilp_optimum_equals_exhaustive_optimum_on_random_programs() {
         let key: String = f.splitn(4, ':').skip(1).take(2).collect::<Vec<_>>().join(":");
         *by_kind.entry(key).or_insert(0) += 1;
     }
-    assert!(failures.is_empty(), "{} mismatches over {n} programs: {by_kind:?}\nfirst ones:\n{}", failures.len(), failures.iter().take(6).cloned().collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} mismatches over {n} programs: {by_kind:?}\nfirst ones:\n{}",
+        failures.len(),
+        failures.iter().take(6).cloned().collect::<Vec<_>>().join("\n")
+    );
 }
 
 /// The comparison is not vacuous: the programs use every node kind, and the optimum
@@ -125,7 +128,13 @@ fn random_small_programs_use_every_kind_and_fuse() {
         for n in &g.nodes {
             kinds.insert(match n.kind {
                 NodeKind::Gather { .. } => "gather",
-                NodeKind::Scan { backward } => if backward { "scanr" } else { "scanl" },
+                NodeKind::Scan { backward } => {
+                    if backward {
+                        "scanr"
+                    } else {
+                        "scanl"
+                    }
+                }
                 k => k.mnemonic(),
             });
         }

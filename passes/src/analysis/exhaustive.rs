@@ -182,8 +182,7 @@ impl Search<'_> {
             return; // a cycle between clusters: no execution order is legal
         }
         let ordered: Vec<Vec<NodeId>> = sequence.into_iter().map(|c| std::mem::take(&mut clusters[c])).collect();
-        let mut orders: Vec<Order> =
-            g.nodes.iter().map(|n| n.kind.fixed_output_order().unwrap_or(0)).collect();
+        let mut orders: Vec<Order> = g.nodes.iter().map(|n| n.kind.fixed_output_order().unwrap_or(0)).collect();
         // Nodes whose order is enumerated (shortcut 3), in program order.
         let free: Vec<NodeId> = ordered
             .iter()

@@ -416,7 +416,13 @@ fn order_upper_bounds(graph: &Graph, can_fuse: impl Fn(NodeId, NodeId) -> bool) 
                 _ => g + 1,
             });
         }
-        upper[node.0] = if manifest { 1 } else if !any_use { g + 1 } else { up };
+        upper[node.0] = if manifest {
+            1
+        } else if !any_use {
+            g + 1
+        } else {
+            up
+        };
     }
     upper
 }
@@ -464,11 +470,8 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         }
     }
     let can_fuse = |a: NodeId, c: NodeId| fusible_pairs.contains(&(a, c));
-    let bounds = if exact {
-        None
-    } else {
-        Some(pi_bounds(graph, &precedence_arcs(graph, can_fuse)).ok_or_else(cycle)?)
-    };
+    let bounds =
+        if exact { None } else { Some(pi_bounds(graph, &precedence_arcs(graph, can_fuse)).ok_or_else(cycle)?) };
     // Used for the order variables' bounds in `combined` only (the paper's are g + 1),
     // and by both to find the pairs of [`separate_incompatible_sizes`].
     let order_upper = order_upper_bounds(graph, can_fuse);
@@ -659,8 +662,18 @@ fn separate_incompatible_sizes(b: &mut Builder, order_upper: &[u32]) {
             let y = b.model.add_variable(format!("y_{}_{}", a.0, c.0), VarKind::Binary, 0.0, 1.0);
             let (pa, pc) = (b.pi[a.0], b.pi[c.0]);
             // y = 0: π_c ≥ π_a + 1; y = 1: π_a ≥ π_c + 1.
-            b.row(format!("sizes_apart_lo_{}_{}", a.0, c.0), vec![(pc, 1.0), (pa, -1.0), (y, 1.0 + hi_a - lo_c)], 1.0, f64::INFINITY);
-            b.row(format!("sizes_apart_hi_{}_{}", a.0, c.0), vec![(pa, 1.0), (pc, -1.0), (y, -(1.0 + hi_c - lo_a))], 1.0 - (1.0 + hi_c - lo_a), f64::INFINITY);
+            b.row(
+                format!("sizes_apart_lo_{}_{}", a.0, c.0),
+                vec![(pc, 1.0), (pa, -1.0), (y, 1.0 + hi_a - lo_c)],
+                1.0,
+                f64::INFINITY,
+            );
+            b.row(
+                format!("sizes_apart_hi_{}_{}", a.0, c.0),
+                vec![(pa, 1.0), (pc, -1.0), (y, -(1.0 + hi_c - lo_a))],
+                1.0 - (1.0 + hi_c - lo_a),
+                f64::INFINITY,
+            );
         }
     }
 }
@@ -774,7 +787,8 @@ fn add_order_conflict_cuts(b: &mut Builder) {
         }
         let Some(required) = required_producer_order(graph, a, c, range) else { continue };
         at[a.0].push((required, x));
-        let own_order = graph.edges.iter().any(|e| e.from == a && e.to == c && e.fusible && e.access == Access::InOutputOrder);
+        let own_order =
+            graph.edges.iter().any(|e| e.from == a && e.to == c && e.fusible && e.access == Access::InOutputOrder);
         if own_order {
             at[c.0].push((required, x));
         }
@@ -1077,7 +1091,8 @@ fn array_readers(b: &mut Builder) -> Vec<ArrayReaders> {
                 for j in 0..i {
                     let (consumer, _, var_i, const_i) = ordered[i];
                     let (other, _, var_j, const_j) = ordered[j];
-                    if let Some(z) = share_variable(b, (node, output), (consumer, var_i, const_i), (other, var_j, const_j))
+                    if let Some(z) =
+                        share_variable(b, (node, output), (consumer, var_i, const_i), (other, var_j, const_j))
                     {
                         shares.push((j, i, z));
                     }
@@ -1120,7 +1135,8 @@ fn share_variable(
     if ohi_i < olo_j || ohi_j < olo_i {
         return None;
     }
-    let z = b.model.add_variable(format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0), VarKind::Binary, 0.0, 1.0);
+    let z =
+        b.model.add_variable(format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0), VarKind::Binary, 0.0, 1.0);
     // π_i − π_j ≤ (hi_i − lo_j)·(1 − z) and π_j − π_i ≤ (hi_j − lo_i)·(1 − z).
     let (m_up, m_down) = ((hi_i - lo_j).max(0.0), (hi_j - lo_i).max(0.0));
     if m_up > 0.0 {
@@ -1174,8 +1190,7 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool) -> 
     let mut offset = 0.0;
     for array in readers {
         let nd = graph.node(array.node);
-        let weight =
-            if bytes { nd.output_bytes.get(array.output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
+        let weight = if bytes { nd.output_bytes.get(array.output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
         offset += w * weight * array.alone as f64;
         for (i, &(consumer, x)) in array.ordered.iter().enumerate() {
             let r = b.model.add_variable(
@@ -1234,7 +1249,12 @@ fn add_cluster_count(b: &mut Builder, readers: &[ArrayReaders], w: f64) -> f64 {
                 }
             }
             // h_to − h_from − n·f ≥ 1 − n
-            b.row(format!("forest_mtz_{k}_{}_{}", from.0, to.0), vec![(h[&to], 1.0), (h[&from], -1.0), (f, -n)], 1.0 - n, f64::INFINITY);
+            b.row(
+                format!("forest_mtz_{k}_{}_{}", from.0, to.0),
+                vec![(h[&to], 1.0), (h[&from], -1.0), (f, -n)],
+                1.0 - n,
+                f64::INFINITY,
+            );
             pair.push((f, 1.0));
         }
         // f_uv + f_vu ≤ 1 − x, or ≤ z.

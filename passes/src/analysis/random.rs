@@ -181,7 +181,13 @@ pub fn small_program(combinators: usize, seed: u64) -> Graph {
     let mut scalars: Vec<NodeId> = Vec::new();
     let mut labels = 1u32;
 
-    fn push(g: &mut Graph, name: String, kind: NodeKind, iteration: Option<SizeClass>, out: Option<SizeClass>) -> NodeId {
+    fn push(
+        g: &mut Graph,
+        name: String,
+        kind: NodeKind,
+        iteration: Option<SizeClass>,
+        out: Option<SizeClass>,
+    ) -> NodeId {
         g.nodes.push(Node {
             name,
             kind,

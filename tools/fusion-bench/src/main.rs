@@ -85,7 +85,18 @@ fn main() -> ExitCode {
     println!("cost={cost} time-limit={time_limit}s (SCIP 10, one thread)");
     println!(
         "{:<28} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8}",
-        "program", "form.", "comb.", "edges", "vars", "rows", "solve ms", "status", "objective", "bound", "gap", "clusters"
+        "program",
+        "form.",
+        "comb.",
+        "edges",
+        "vars",
+        "rows",
+        "solve ms",
+        "status",
+        "objective",
+        "bound",
+        "gap",
+        "clusters"
     );
     for &size in &sizes {
         for seed in 0..seeds {
