@@ -383,7 +383,7 @@ fn apart_pairs(n: usize, arcs: &[Arc]) -> Option<Vec<Vec<bool>>> {
     Some(apart)
 }
 
-/// The largest output order each node can have in an optimal solution of the linear
+/// The largest output order each node can have in any feasible point of the linear
 /// formulations, given the pairs that may be fused.
 ///
 /// **Proof.** An output with an order ≥ 2 must be fused away (seed 000 (11)), so every
