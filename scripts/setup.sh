@@ -6,7 +6,7 @@
 #   * libMLIR-C.so, the MLIR C API as one shared library (Debian ships only static
 #     archives of it), into .deps/mlir-c, so that every binary links MLIR dynamically.
 # Overrides: LLVM_PREFIX (default /usr/lib/llvm-22), SCIP_LIB_DIR.
-# Facts behind each step: ../shared/TOOLCHAIN.md (copied in spirit into README "Set-up").
+# What each step installs and why: README, "The two commands".
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
