@@ -52,3 +52,8 @@ pub fn emit_runtime_search_paths() {
         println!("cargo:rustc-link-arg=-Wl,-rpath,{}", dir.display());
     }
 }
+
+/// Lets this package's tests find the SCIP runtime, for packages that link no MLIR.
+pub fn emit_scip_search_path() {
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", scip_lib_dir().display());
+}

@@ -9,11 +9,11 @@
 //!
 //! Reports are also collected for `fuse-opt --emit-clustering=json|dot`.
 
-use crate::analysis::cost::CostFunction;
-use crate::analysis::driver::{AnalysisOptions, choose_clustering};
-use crate::analysis::extract;
-use crate::analysis::formulation::Formulation;
-use crate::analysis::report::{FunctionReport, cluster_names, to_dot};
+use fusion_analysis::cost::CostFunction;
+use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
+use crate::extract;
+use fusion_analysis::formulation::Formulation;
+use fusion_analysis::report::{FunctionReport, cluster_names, to_dot};
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
 use array_dialect::source::file_line_col;
 use fusion_solver::Limits;
@@ -229,7 +229,7 @@ fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> 
                         "array.order",
                         IntegerAttribute::new(i64_type, outcome.clustering.output_orders[node.0] as i64).into(),
                     );
-                    if let crate::analysis::graph::NodeKind::Gather { label } = graph.node(*node).kind {
+                    if let fusion_analysis::graph::NodeKind::Gather { label } = graph.node(*node).kind {
                         // The order in which this gather (or gather-like sugar) reads its source.
                         op.set_discardable_attribute(
                             "array.label",

@@ -3,7 +3,7 @@
 //! Every pass is one module and is registered in MLIR's pass registry by
 //! [`register_all_passes`], which `fuse-opt` calls before parsing its command line.
 
-pub mod analysis;
+pub mod extract;
 pub mod bridge;
 pub mod desugar;
 pub mod fuse;

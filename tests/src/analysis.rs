@@ -3,7 +3,7 @@
 //! validator's verdict on every solver answer.
 
 use crate::graphs::graph;
-use fusion_passes::analysis::{
+use fusion_analysis::{
     cost::{CostFunction, CostModel},
     driver::{AnalysisOptions, Outcome, choose_clustering},
     formulation::{self, Formulation},
@@ -95,7 +95,7 @@ fn table_1_1_loop_counts() {
                         o = inner.next_in_block();
                     }
                     if has_filter {
-                        let g = fusion_passes::analysis::extract::extract(block, Some(&source)).unwrap();
+                        let g = fusion_passes::extract::extract(block, Some(&source)).unwrap();
                         filters_loops += clusters(&g, &solve_robinson(&g)).len();
                     }
                 }

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 /// A random program: maps, folds read as free variables, filters, scans, gathers and
 /// generates over two input vectors.
 pub fn random_program(seed: u64, ops: usize) -> String {
-    let mut rng = fusion_passes::analysis::random::Rng::new(seed);
+    let mut rng = fusion_analysis::random::Rng::new(seed);
     let mut body = String::new();
     // (name, size class); class 0 is the inputs' size.
     let mut arrays: Vec<(String, usize)> = vec![("%a0".into(), 0), ("%a1".into(), 0)];
@@ -22,7 +22,7 @@ pub fn random_program(seed: u64, ops: usize) -> String {
     let mut classes = 1;
     let mut used: HashMap<String, bool> = HashMap::new();
     for i in 0..ops {
-        let pick = |rng: &mut fusion_passes::analysis::random::Rng, arrays: &[(String, usize)]| rng.below(arrays.len());
+        let pick = |rng: &mut fusion_analysis::random::Rng, arrays: &[(String, usize)]| rng.below(arrays.len());
         let v = format!("%v{i}");
         match rng.below(7) {
             0 | 1 => {

@@ -1,12 +1,12 @@
 //! Optimality is a checked property: on random small programs using every node kind,
 //! the clustering each formulation returns under each cost model is compared with the
 //! true optimum found by the exhaustive reference search
-//! (`fusion_passes::analysis::exhaustive`), which shares no code with the ILP.
+//! (`fusion_analysis::exhaustive`), which shares no code with the ILP.
 //!
 //! `FUSION_EXHAUSTIVE_CASES=N` runs N programs instead of the default (the long mode),
 //! from seed `FUSION_EXHAUSTIVE_FIRST` (default 0).
 
-use fusion_passes::analysis::{
+use fusion_analysis::{
     cost::{CostFunction, CostModel},
     driver::{AnalysisOptions, choose_clustering},
     exhaustive,

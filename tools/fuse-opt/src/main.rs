@@ -138,7 +138,7 @@ fn main() {
         match emit {
             Emit::Json => {
                 let data: Vec<_> = reports.into_iter().map(|(r, _)| r).collect();
-                println!("{}", fusion_passes::analysis::report::to_json(&data));
+                println!("{}", fusion_analysis::report::to_json(&data));
             }
             Emit::Dot => {
                 for (_, dot) in reports {

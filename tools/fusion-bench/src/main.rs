@@ -8,7 +8,7 @@
 //! relative gap between them. Not a test: timings depend on the
 //! machine; compare rows of one run.
 
-use fusion_passes::analysis::{
+use fusion_analysis::{
     driver::{AnalysisOptions, choose_clustering},
     formulation::Formulation,
     graph::Graph,
@@ -119,7 +119,7 @@ fn main() -> ExitCode {
             continue;
         };
         let source = std::fs::read_to_string(file).ok();
-        for (name, g) in fusion_passes::analysis::extract::extract_module(&module, source.as_deref()) {
+        for (name, g) in fusion_passes::extract::extract_module(&module, source.as_deref()) {
             if name != function {
                 continue;
             }

@@ -29,11 +29,11 @@
 //! segments' extra passes.
 
 use fusion_codegen::pipeline::run_pipeline;
-use fusion_passes::analysis::{
+use fusion_passes::extract::extract_block;
+use fusion_analysis::{
     clustering::Clustering,
     cost::{CostModel, evaluate},
     driver::{AnalysisOptions, choose_clustering},
-    extract::extract_block,
     graph::{Graph, NodeKind},
     report::cluster_names,
 };

@@ -16,7 +16,7 @@ use fusion_codegen::{
     inputs::{generate_args, read_args, shipped_inputs},
 };
 use fusion_interpreter::{FunctionInfo, Interpreter};
-use fusion_passes::analysis::driver::{AnalysisOptions, choose_clustering};
+use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -118,7 +118,7 @@ fn main() -> ExitCode {
         match array_dialect::source::load_file(&context, file) {
             Ok(module) => {
                 let source = std::fs::read_to_string(file).ok();
-                let graphs = fusion_passes::analysis::extract::extract_module(&module, source.as_deref());
+                let graphs = fusion_passes::extract::extract_module(&module, source.as_deref());
                 let fused_module = load_fused(&context, file).ok();
                 let reference = Interpreter::new(&module);
                 let fused = fused_module.as_ref().map(Interpreter::new);
@@ -128,7 +128,7 @@ fn main() -> ExitCode {
                         Some((_, Ok(g))) if g.nodes.iter().any(|n| n.kind.is_fusible_kind()) => {
                             match choose_clustering(g, &options) {
                                 Ok(o) => (
-                                    fusion_passes::analysis::report::cluster_names(g, &o.clustering).len().to_string(),
+                                    fusion_analysis::report::cluster_names(g, &o.clustering).len().to_string(),
                                     format!("{:.1}", o.solve_ms),
                                     format!("verified, {}", o.status.as_str()),
                                 ),

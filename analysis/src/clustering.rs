@@ -1,7 +1,7 @@
 //! A clustering: which nodes share a loop, in which order the loops run, and in which
 //! traversal order each node produces its output.
 
-use crate::analysis::graph::{Graph, NodeId, Order};
+use crate::graph::{Graph, NodeId, Order};
 
 /// A partition of a graph's nodes into clusters (fused loops).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -34,8 +34,8 @@
 //! different static shapes makes the program *ill-sized*: [`infer`] returns a
 //! [`SizeError`] naming the op that required the equality and both arrays.
 
-use super::extract::{Names, op_name};
-use super::graph::SizeClass;
+use super::{Names, op_name};
+use fusion_analysis::graph::SizeClass;
 use melior::ir::{
     BlockLike, BlockRef, OperationRef, TypeLike, Value, ValueLike, attribute::AttributeLike, operation::OperationLike,
 };

@@ -38,11 +38,13 @@
 //! order), and no other edge between the same two nodes is unordered (the consumer must
 //! then wait for the producer to finish anyway).
 //!
-//! Sizes come from [`super::sizes`]; iteration and output sizes follow seed 001
+//! Sizes come from [`sizes`]; iteration and output sizes follow seed 001
 //! Fig. 1.6, with folds, filters and expands as transducers.
 
-use super::graph::{Access, Edge, Graph, Node, NodeId, NodeKind, Order};
-use super::sizes::{self, SizeError, Sizes, integer_attribute, is_array, raw};
+use fusion_analysis::graph::{Access, Edge, Graph, Node, NodeId, NodeKind, Order};
+pub mod sizes;
+
+use self::sizes::{SizeError, Sizes, integer_attribute, is_array, raw};
 use array_dialect::source::file_line_col;
 use melior::ir::{
     BlockLike, BlockRef, Location, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
@@ -924,7 +926,7 @@ pub fn extract_module(module: &Module, source_text: Option<&str>) -> Vec<(String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::graph::SizeClass;
+    use fusion_analysis::graph::SizeClass;
 
     /// The graph (or error) of function `function` of `source`.
     fn extract_source(source: &str, function: &str) -> Result<Graph, ExtractError> {

@@ -12,9 +12,9 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::analysis::clustering::Clustering;
-use crate::analysis::graph::{Access, Graph, NodeId, NodeKind, Order};
-use crate::analysis::validate::{edge_is_fusible, read_order};
+use crate::clustering::Clustering;
+use crate::graph::{Access, Graph, NodeId, NodeKind, Order};
+use crate::validate::{edge_is_fusible, read_order};
 
 /// One cost model (pass option `cost=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -405,8 +405,8 @@ pub fn robinson(graph: &Graph, clustering: &Clustering) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::validate::tests::{B, clustering, normalize2, scatter_example, simple5, single_loop};
-    use crate::analysis::validate::validate;
+    use crate::validate::tests::{B, clustering, normalize2, scatter_example, simple5, single_loop};
+    use crate::validate::validate;
 
     fn eval(b: &B, c: &Clustering, m: CostModel) -> f64 {
         validate(&b.g, c).expect("test clusterings are valid");

@@ -41,8 +41,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
-use crate::analysis::clustering::Clustering;
-use crate::analysis::graph::{Access, Edge, Graph, NodeId, NodeKind, Order, SizeClass};
+use crate::clustering::Clustering;
+use crate::graph::{Access, Edge, Graph, NodeId, NodeKind, Order, SizeClass};
 
 /// One broken rule, with the nodes, arrays and clusters involved. Cluster numbers are
 /// positions in [`Clustering::clusters`] (execution order, from 0).
@@ -814,7 +814,7 @@ pub(crate) mod tests {
     //! Hand-built graphs of the papers' examples, shared with `cost.rs`'s tests.
 
     use super::*;
-    use crate::analysis::graph::Node;
+    use crate::graph::Node;
 
     /// A small graph builder: every node has one output and every input node is a
     /// [`NodeKind::Input`].

@@ -1,0 +1,19 @@
+//! The optimal fusion analysis, independent of MLIR.
+//!
+//! Data flows: a program's dependence [`graph::Graph`] (built from IR by the `passes`
+//! crate's extractor, or by [`random`] in tests) → an ILP of one of the
+//! [`formulation`]s, solved by `fusion-solver` → a [`clustering::Clustering`], which the
+//! independent [`validate`] checks and [`cost`] prices before [`driver`] accepts it;
+//! [`report`] renders the result. [`exhaustive`] is the reference search that tests
+//! compare every formulation with; it shares no code with the ILP.
+
+pub mod clustering;
+pub mod cost;
+pub mod driver;
+pub mod exhaustive;
+pub mod formulation;
+pub mod graph;
+#[cfg(feature = "generators")]
+pub mod random;
+pub mod report;
+pub mod validate;
