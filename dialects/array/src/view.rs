@@ -455,8 +455,8 @@ pub fn yielded<'c, 'a>(region: RegionRef<'c, 'a>) -> Vec<Value<'c, 'a>> {
 }
 
 /// Whether `value` has a ranked tensor type (an array of the dialect).
-pub fn is_array(value: Value) -> bool {
-    value.r#type().is_ranked_tensor()
+pub fn is_array<'c>(value: impl ValueLike<'c>) -> bool {
+    melior::ir::r#type::RankedTensorType::try_from(value.r#type()).is_ok()
 }
 
 #[cfg(test)]
@@ -481,12 +481,12 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
     array.yield %v : f32
   }
   %z = arith.constant 0.0 : f32
-  %fol = array.fold %m init(%z) : tensor<?x4xf32> init(f32) -> tensor<?xf32> {
+  %fol = array.fold %m init(%z : f32) : tensor<?x4xf32> -> tensor<?xf32> {
   ^bb0(%acc: f32, %x: f32):
     %s = arith.addf %acc, %x : f32
     array.yield %s : f32
   }
-  %sca2 = array.scan right exclusive %a init(%z) : tensor<?xf32> init(f32) -> tensor<?xf32> {
+  %sca2 = array.scan right exclusive %a init(%z : f32) : tensor<?xf32> -> tensor<?xf32> {
   ^bb0(%acc: f32, %x: f32):
     %s = arith.addf %acc, %x : f32
     array.yield %s : f32
