@@ -29,13 +29,16 @@ typedef struct {
   const char *argument;    // name in pass pipelines, e.g. "array-fusion-analysis"
   const char *description; // one line for --help
   const char *anchor;      // op the pass runs on ("func.func"), or NULL for any op
+  int numDependentDialects;
+  /// Dialects the pass creates entities of; loaded by the pass manager before it runs.
+  MlirDialectHandle (*const *dependentDialects)(void);
   int numOptions;
   const char *const *optionNames;
   const char *const *optionDescriptions;
   const char *const *optionDefaults;
   void *userData;
   /// Returns nonzero on success; on failure the pass has emitted an error.
-  int (*run)(void *userData, MlirOperation op, const char *const *optionValues);
+  int (*run)(void *userData, MlirContext context, MlirOperation op, const char *const *optionValues);
 } FusionRustPassInfo;
 
 void fusionRegisterRustPass(const FusionRustPassInfo *info);
@@ -62,6 +65,11 @@ public:
   llvm::StringRef getDescription() const override { return info->description; }
   bool canScheduleOn(mlir::RegisteredOperationName) const override { return true; }
 
+  void getDependentDialects(mlir::DialectRegistry &registry) const override {
+    for (int i = 0; i < info->numDependentDialects; ++i)
+      mlirDialectHandleInsertDialect(info->dependentDialects[i](), wrap(&registry));
+  }
+
   std::unique_ptr<mlir::Pass> clonePass() const override {
     auto copy = std::make_unique<RustPass>(info, id);
     copy->copyOptionValuesFrom(this);
@@ -73,7 +81,7 @@ public:
     values.reserve(options.size());
     for (const auto &option : options)
       values.push_back(option->getValue().c_str());
-    if (!info->run(info->userData, wrap(getOperation()), values.data()))
+    if (!info->run(info->userData, wrap(&getContext()), wrap(getOperation()), values.data()))
       signalPassFailure();
   }
 

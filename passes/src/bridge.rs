@@ -6,8 +6,18 @@
 //! strings with options (`array-fusion-analysis{cost=reads}`), and are available to any
 //! MLIR compiler that calls [`register_all_passes`](crate::register_all_passes).
 
-use melior::ir::{Location, OperationRef, operation::OperationLike};
+use melior::{
+    Context, ContextRef,
+    ir::{Location, OperationRef, operation::OperationLike},
+};
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
+
+/// A dialect a pass creates entities of, as the C API names it
+/// (`mlir_sys::mlirGetDialectHandle__arith__`).
+pub type DialectHandleFn = unsafe extern "C" fn() -> mlir_sys::MlirDialectHandle;
+
+/// The body of a pass: runs on one anchor op in the context it belongs to.
+pub type RunFn = for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>, &PassOptions) -> Result<(), PassFailed>;
 
 /// One string option of a pass.
 #[derive(Debug)]
@@ -44,8 +54,12 @@ pub struct PassDefinition {
     pub description: &'static str,
     /// The op the pass is scheduled on (`Some("func.func")`), or any op.
     pub anchor: Option<&'static str>,
+    /// The dialects whose ops, types or attributes the pass creates (other than those
+    /// of its input): the pass manager loads them before any pass runs, so passes never
+    /// load dialects themselves (which is unsafe while functions run in parallel).
+    pub dependent_dialects: &'static [DialectHandleFn],
     pub options: &'static [PassOption],
-    pub run: fn(OperationRef, &PassOptions) -> Result<(), PassFailed>,
+    pub run: RunFn,
 }
 
 #[repr(C)]
@@ -53,17 +67,20 @@ struct FusionRustPassInfo {
     argument: *const c_char,
     description: *const c_char,
     anchor: *const c_char,
+    num_dependent_dialects: c_int,
+    dependent_dialects: *const DialectHandleFn,
     num_options: c_int,
     option_names: *const *const c_char,
     option_descriptions: *const *const c_char,
     option_defaults: *const *const c_char,
     user_data: *mut c_void,
-    run: unsafe extern "C" fn(*mut c_void, mlir_sys::MlirOperation, *const *const c_char) -> c_int,
+    run: unsafe extern "C" fn(
+        *mut c_void,
+        mlir_sys::MlirContext,
+        mlir_sys::MlirOperation,
+        *const *const c_char,
+    ) -> c_int,
 }
-
-// SAFETY: the descriptor only holds pointers to leaked, immutable data.
-unsafe impl Send for FusionRustPassInfo {}
-unsafe impl Sync for FusionRustPassInfo {}
 
 unsafe extern "C" {
     fn fusionRegisterRustPass(info: *const FusionRustPassInfo);
@@ -82,11 +99,13 @@ fn leak_all(items: impl Iterator<Item = *const c_char>) -> *const *const c_char 
 
 unsafe extern "C" fn run_trampoline(
     user_data: *mut c_void,
+    context: mlir_sys::MlirContext,
     op: mlir_sys::MlirOperation,
     values: *const *const c_char,
 ) -> c_int {
     // SAFETY: user_data is the &'static PassDefinition given at registration; `values`
-    // holds one NUL-terminated string per declared option; `op` is live during the call.
+    // holds one NUL-terminated string per declared option; `context` is the context the
+    // pass runs in and `op` an op of it, both live during the call.
     let definition = unsafe { &*(user_data as *const PassDefinition) };
     let options = PassOptions {
         values: definition
@@ -99,9 +118,13 @@ unsafe extern "C" fn run_trampoline(
             })
             .collect(),
     };
+    let context = unsafe { ContextRef::from_raw(context) };
+    // SAFETY: the reference lives in this frame only: `run` is generic over the context's
+    // lifetime, so nothing it creates from the context or the op can outlive the call.
+    let context: &Context = unsafe { context.to_ref() };
     let operation = unsafe { OperationRef::from_raw(op) };
     // A panic must not unwind into C++: turn it into an error diagnostic.
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (definition.run)(operation, &options))) {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (definition.run)(context, operation, &options))) {
         Ok(Ok(())) => 1,
         Ok(Err(PassFailed)) => 0,
         Err(panic) => {
@@ -122,6 +145,8 @@ pub fn register(definition: &'static PassDefinition) {
         argument: leak(definition.argument),
         description: leak(definition.description),
         anchor: definition.anchor.map(leak).unwrap_or(std::ptr::null()),
+        num_dependent_dialects: definition.dependent_dialects.len() as c_int,
+        dependent_dialects: definition.dependent_dialects.as_ptr(),
         num_options: definition.options.len() as c_int,
         option_names: leak_all(definition.options.iter().map(|o| leak(o.name))),
         option_descriptions: leak_all(definition.options.iter().map(|o| leak(o.description))),

@@ -29,15 +29,12 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-desugar",
     description: "Rewrite reverse, backpermute, replicate and permute into generate + gather/scatter (seed 000 §2.1)",
     anchor: Some("func.func"),
+    dependent_dialects: &[mlir_sys::mlirGetDialectHandle__arith__],
     options: &[],
     run,
 };
 
-fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
-    // SAFETY: the context outlives the pass run.
-    // Name the ContextRef: `to_ref` borrows it, so a temporary would leave `context` dangling.
-    let context_ref = function.context();
-    let context = unsafe { context_ref.to_ref() };
+fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut sugar = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
         if matches!(

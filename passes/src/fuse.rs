@@ -23,11 +23,12 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-fuse",
     description: "Materialize the clustering of array-fusion-analysis as array.cluster ops holding vertical/horizontal/diagonal fusion trees",
     anchor: Some("func.func"),
+    dependent_dialects: &[],
     options: &[],
     run,
 };
 
-fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
+fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     for block in blocks_under(function.to_raw()) {
         if let Err(message) = fuse_block(block) {
             emit_error(function.location(), &format!("array-fuse: {message}"));

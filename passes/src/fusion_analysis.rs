@@ -17,6 +17,7 @@ use fusion_analysis::report::{FunctionReport, cluster_names, to_dot};
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
 use array_dialect::source::file_line_col;
 use fusion_solver::Limits;
+use melior::Context;
 use melior::ir::{
     BlockLike, BlockRef, OperationRef, RegionLike,
     attribute::{IntegerAttribute, StringAttribute},
@@ -31,6 +32,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-fusion-analysis",
     description: "Choose the optimal fusion clustering of each block by ILP (SCIP) and record it as attributes",
     anchor: Some("func.func"),
+    dependent_dialects: &[],
     options: &[
         PassOption {
             name: "formulation",
@@ -167,16 +169,12 @@ fn blocks_of<'c, 'a>(function: OperationRef<'c, 'a>) -> Vec<(String, BlockRef<'c
     out
 }
 
-fn run(function: OperationRef, options: &PassOptions) -> Result<(), PassFailed> {
+fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let (analysis, cost_text) = parse_options(function, options)?;
     let mut cache = HashMap::new();
     let source = source_of(function, &mut cache);
     let blocks = blocks_of(function);
     let several = blocks.len() > 1;
-    // SAFETY: the context outlives the pass run, which outlives every use below.
-    // Name the ContextRef: `to_ref` borrows it, so a temporary would leave `context` dangling.
-    let context_ref = function.context();
-    let context = unsafe { context_ref.to_ref() };
     let i64_type = IntegerType::new(context, 64).into();
     let mut summaries = Vec::new();
     let position = file_line_col(function.location()).unwrap_or_default();

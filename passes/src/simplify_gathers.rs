@@ -20,11 +20,12 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-simplify-gathers",
     description: "Remove gathers whose (composed) index function simplifies to the identity, e.g. reverse of reverse (egg)",
     anchor: Some("func.func"),
+    dependent_dialects: &[],
     options: &[],
     run,
 };
 
-fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
+fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     // Repeat: removing one gather can expose another (reverse of reverse of reverse…).
     for _ in 0..16 {
         let mut changed = false;

@@ -9,11 +9,12 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "test-array-summary",
     description: "Report each function's number of combinators and array values as remarks",
     anchor: Some("func.func"),
+    dependent_dialects: &[],
     options: &[],
     run,
 };
 
-fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
+fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     if let Some(s) = summarize_function(function) {
         let ops: Vec<String> = s.combinators.iter().map(|(k, v)| format!("{k} x{v}")).collect();
         emit_remark(

@@ -103,25 +103,22 @@ mod cluster;
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-to-loops",
     description: "Lower the array combinators and scalar queries to scf loop nests over memrefs: one loop nest per combinator outside clusters and per cluster",
-    // Scheduled on the module, not on functions: the pass loads the dialects it creates
-    // ops of (the pass bridge declares no dependent dialects), which is only safe
-    // outside the pass manager's multi-threaded execution of function passes.
-    anchor: Some("builtin.module"),
+    // Any op: on a module (`builtin.module(array-to-loops)`) it lowers every function,
+    // on a function (`func.func(array-to-loops)`) that function, and the pass manager
+    // may then lower functions in parallel.
+    anchor: None,
+    dependent_dialects: &[
+        mlirGetDialectHandle__arith__,
+        mlirGetDialectHandle__memref__,
+        mlirGetDialectHandle__scf__,
+        mlirGetDialectHandle__tensor__,
+        mlirGetDialectHandle__bufferization__,
+    ],
     options: &[],
     run,
 };
 
-/// The dialects whose ops the lowering creates.
-const CREATED_DIALECTS: [&str; 5] = ["arith", "memref", "scf", "tensor", "bufferization"];
-
-fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
-    // SAFETY: the context outlives the pass run.
-    // Name the ContextRef: `to_ref` borrows it, so a temporary would leave `context` dangling.
-    let context_ref = function.context();
-    let context = unsafe { context_ref.to_ref() };
-    for dialect in CREATED_DIALECTS {
-        context.get_or_load_dialect(dialect);
-    }
+fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     lower_scalars(context, function);
     let mut targets = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {

@@ -10,6 +10,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-unfuse",
     description: "Replace every array.cluster and fusion node by the combinators it holds (the inverse of array-fuse)",
     anchor: Some("func.func"),
+    dependent_dialects: &[],
     options: &[],
     run,
 };
@@ -18,7 +19,7 @@ fn is_tree_op(op: Op) -> bool {
     matches!(ir::op_name(op).as_str(), "array.cluster" | "array.vertical" | "array.horizontal" | "array.diagonal")
 }
 
-fn run(function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
+fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
     // Outermost first: flattening a node exposes its children at the same place.
     loop {
         let mut found = None;
