@@ -42,7 +42,19 @@ typedef struct {
 } FusionRustPassInfo;
 
 void fusionRegisterRustPass(const FusionRustPassInfo *info);
-void fusionRegisterFusionPipeline(const char *passes);
+
+/// A pipeline alias of registered passes, filled in by Rust like FusionRustPassInfo.
+typedef struct {
+  const char *argument;
+  const char *description;
+  const char *anchor; // the op the passes run on, nested into on a pass manager for another op
+  int numPasses;
+  const char *const *passes; // arguments of registered passes, in order
+  int optionsPass;           // the index of the pass that receives the pipeline's options
+  const FusionRustPassInfo *optionsInfo; // that pass, for --help
+} FusionRustPipelineInfo;
+
+void fusionRegisterRustPipeline(const FusionRustPipelineInfo *info);
 void fusionEmitWarning(MlirLocation location, const char *message);
 void fusionEmitRemark(MlirLocation location, const char *message);
 }
@@ -110,38 +122,40 @@ void fusionEmitRemark(MlirLocation location, const char *message) {
 }
 
 namespace {
-/// The options of `array-fusion`, forwarded to `array-fusion-analysis`.
-struct FusionPipelineOptions : public mlir::PassPipelineOptions<FusionPipelineOptions> {
-  Option<std::string> formulation{*this, "formulation", llvm::cl::desc("ILP formulation (see array-fusion-analysis)"), llvm::cl::init("combined")};
-  Option<std::string> cost{*this, "cost", llvm::cl::desc("Cost model (see array-fusion-analysis)"), llvm::cl::init("reads-writes")};
-  Option<std::string> timeLimit{*this, "time-limit", llvm::cl::desc("Solver time limit in seconds"), llvm::cl::init("10")};
-  Option<std::string> gap{*this, "gap", llvm::cl::desc("Relative optimality gap"), llvm::cl::init("0")};
-  Option<std::string> threads{*this, "threads", llvm::cl::desc("Solver threads"), llvm::cl::init("1")};
-  Option<std::string> dumpIlp{*this, "dump-ilp", llvm::cl::desc("Write each block's ILP to this file"), llvm::cl::init("")};
+/// The options of a Rust pass outside any pass instance: what `--help` lists under a
+/// pipeline that forwards its options to that pass.
+struct RustPassOptions : public mlir::PassPipelineOptions<RustPassOptions> {
+  explicit RustPassOptions(const FusionRustPassInfo *info) {
+    for (int i = 0; i < info->numOptions; ++i)
+      options.push_back(std::make_unique<Option<std::string>>(
+          *this, info->optionNames[i], llvm::cl::desc(info->optionDescriptions[i]),
+          llvm::cl::init(std::string(info->optionDefaults[i]))));
+  }
+  std::vector<std::unique_ptr<Option<std::string>>> options;
 };
-std::string pipelineTemplate;
 } // namespace
 
-/// Registers `array-fusion` (on func.func): the passes in `passes`, a comma-separated
-/// pipeline in which `ANALYSIS` stands for array-fusion-analysis with the options given.
-void fusionRegisterFusionPipeline(const char *passes) {
-  pipelineTemplate = passes;
-  mlir::PassPipelineRegistration<FusionPipelineOptions>(
-      "array-fusion",
-      "The whole fusion pipeline on a function: desugar, remove identity gathers, choose the "
-      "optimal clustering, materialize it as fusion trees; options are those of "
-      "array-fusion-analysis",
-      [](mlir::OpPassManager &pm, const FusionPipelineOptions &o) {
-        std::string analysis = "array-fusion-analysis{formulation=" + o.formulation + " cost=" + o.cost +
-                               " time-limit=" + o.timeLimit + " gap=" + o.gap + " threads=" + o.threads;
-        if (!o.dumpIlp.getValue().empty())
-          analysis += " dump-ilp=" + o.dumpIlp.getValue();
-        analysis += "}";
-        std::string text = pipelineTemplate;
-        size_t at = text.find("ANALYSIS");
-        if (at != std::string::npos)
-          text.replace(at, 8, analysis);
-        if (mlir::failed(mlir::parsePassPipeline(text, pm, llvm::errs())))
-          llvm::errs() << "array-fusion: could not build the pipeline '" << text << "'\n";
+void fusionRegisterRustPipeline(const FusionRustPipelineInfo *info) {
+  mlir::registerPassPipeline(
+      info->argument, info->description,
+      [info](mlir::OpPassManager &pm, llvm::StringRef options,
+             llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)> errorHandler) -> mlir::LogicalResult {
+        // On a pass manager for another op (fuse-opt --array-fusion runs on the module),
+        // the passes run on every nested anchor op.
+        mlir::OpPassManager &nested = pm.getOpAnchorName() == info->anchor ? pm : pm.nest(info->anchor);
+        for (int i = 0; i < info->numPasses; ++i) {
+          const mlir::PassInfo *pass = mlir::PassInfo::lookup(info->passes[i]);
+          if (!pass)
+            return errorHandler(llvm::Twine(info->argument) + ": pass '" + info->passes[i] + "' is not registered");
+          // The pipeline's options go, as written, to the pass that declares them: it
+          // parses them (quoting included) and reports bad ones.
+          if (mlir::failed(pass->addToPipeline(nested, i == info->optionsPass ? options : "", errorHandler)))
+            return mlir::failure();
+        }
+        return mlir::success();
+      },
+      [info](llvm::function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        RustPassOptions options(info->optionsInfo);
+        handler(options);
       });
 }

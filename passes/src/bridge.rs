@@ -82,9 +82,35 @@ struct FusionRustPassInfo {
     ) -> c_int,
 }
 
+/// A pipeline alias: passes run in order on every `anchor` op, one of which takes the
+/// alias's options (`array-fusion{cost=reads}` gives `cost=reads` to the analysis).
+pub struct PipelineDefinition {
+    pub argument: &'static str,
+    pub description: &'static str,
+    /// The op the passes run on; when the alias is added to a pass manager on another op
+    /// (`fuse-opt --array-fusion` on the module), the passes are nested under it.
+    pub anchor: &'static str,
+    /// Registered passes, in order.
+    pub passes: &'static [&'static PassDefinition],
+    /// The pass of `passes` that receives the alias's options (and whose options
+    /// `--help` lists under the alias).
+    pub options_of: &'static PassDefinition,
+}
+
+#[repr(C)]
+struct FusionRustPipelineInfo {
+    argument: *const c_char,
+    description: *const c_char,
+    anchor: *const c_char,
+    num_passes: c_int,
+    passes: *const *const c_char,
+    options_pass: c_int,
+    options_info: *const FusionRustPassInfo,
+}
+
 unsafe extern "C" {
     fn fusionRegisterRustPass(info: *const FusionRustPassInfo);
-    fn fusionRegisterFusionPipeline(passes: *const c_char);
+    fn fusionRegisterRustPipeline(info: *const FusionRustPipelineInfo);
     fn fusionEmitWarning(location: mlir_sys::MlirLocation, message: *const c_char);
     fn fusionEmitRemark(location: mlir_sys::MlirLocation, message: *const c_char);
 }
@@ -141,7 +167,13 @@ unsafe extern "C" fn run_trampoline(
 
 /// Adds `definition` to MLIR's global pass registry.
 pub fn register(definition: &'static PassDefinition) {
-    let info = Box::leak(Box::new(FusionRustPassInfo {
+    // SAFETY: the descriptor and everything it points to are leaked, so live forever.
+    unsafe { fusionRegisterRustPass(descriptor(definition)) };
+}
+
+/// The C descriptor of `definition` (leaked: the registry keeps it for the process).
+fn descriptor(definition: &'static PassDefinition) -> &'static FusionRustPassInfo {
+    Box::leak(Box::new(FusionRustPassInfo {
         argument: leak(definition.argument),
         description: leak(definition.description),
         anchor: definition.anchor.map(leak).unwrap_or(std::ptr::null()),
@@ -153,9 +185,7 @@ pub fn register(definition: &'static PassDefinition) {
         option_defaults: leak_all(definition.options.iter().map(|o| leak(o.default))),
         user_data: definition as *const PassDefinition as *mut c_void,
         run: run_trampoline,
-    }));
-    // SAFETY: the descriptor and everything it points to are leaked, so live forever.
-    unsafe { fusionRegisterRustPass(info) };
+    }))
 }
 
 fn c_message(message: &str) -> CString {
@@ -183,10 +213,66 @@ pub fn emit_remark(location: Location, message: &str) {
     unsafe { fusionEmitRemark(location.to_raw(), m.as_ptr()) };
 }
 
-/// Registers the pipeline alias `array-fusion` running `passes` (comma-separated, on a
-/// function), where `ANALYSIS` is replaced by `array-fusion-analysis` with the alias's
-/// options, so `func.func(array-fusion{cost=reads})` forwards them.
-pub fn register_fusion_pipeline(passes: &str) {
-    // SAFETY: the string is leaked, so it outlives the registry.
-    unsafe { fusionRegisterFusionPipeline(leak(passes)) };
+/// Adds the pipeline alias `definition` to MLIR's registry. Its passes are looked up
+/// in the registry when the alias is used, so they may be registered before or after
+/// it; a pipeline that cannot be built (a pass not registered, a bad option) is an
+/// error of the pass manager that builds it.
+pub fn register_pipeline(definition: &'static PipelineDefinition) {
+    let options_pass = definition
+        .passes
+        .iter()
+        .position(|p| std::ptr::eq(*p, definition.options_of))
+        .expect("the pass taking the pipeline's options is one of its passes");
+    let info = Box::leak(Box::new(FusionRustPipelineInfo {
+        argument: leak(definition.argument),
+        description: leak(definition.description),
+        anchor: leak(definition.anchor),
+        num_passes: definition.passes.len() as c_int,
+        passes: leak_all(definition.passes.iter().map(|p| leak(p.argument))),
+        options_pass: options_pass as c_int,
+        options_info: descriptor(definition.options_of),
+    }));
+    // SAFETY: the descriptor and everything it points to are leaked, so live forever.
+    unsafe { fusionRegisterRustPipeline(info) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use melior::pass::PassManager;
+    use melior::utility::parse_pass_pipeline;
+
+    static NEVER_REGISTERED: PassDefinition = PassDefinition {
+        argument: "test-bridge-never-registered",
+        description: "A pass that is not in the registry",
+        anchor: Some("func.func"),
+        dependent_dialects: &[],
+        options: &[],
+        run: |_, _, _| Ok(()),
+    };
+
+    static BROKEN: PipelineDefinition = PipelineDefinition {
+        argument: "test-bridge-broken-pipeline",
+        description: "A pipeline naming a pass that is not registered",
+        anchor: "func.func",
+        passes: &[&NEVER_REGISTERED],
+        options_of: &NEVER_REGISTERED,
+    };
+
+    fn parses(pipeline: &str) -> bool {
+        let context = array_dialect::context();
+        let pm = PassManager::new(&context);
+        parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).is_ok()
+    }
+
+    #[test]
+    fn a_pipeline_that_cannot_be_built_is_an_error() {
+        crate::register_all_passes();
+        register_pipeline(&BROKEN);
+        assert!(!parses("builtin.module(func.func(test-bridge-broken-pipeline))"));
+        assert!(!parses("builtin.module(func.func(array-fusion{no-such-option=1}))"));
+        assert!(parses("builtin.module(func.func(array-fusion{cost=reads dump-ilp='a b.lp'}))"));
+        // On the module, the alias's passes are nested under func.func.
+        assert!(parses("builtin.module(array-fusion)"));
+    }
 }

@@ -27,9 +27,19 @@ pub fn register_all_passes() {
         bridge::register(&unfuse::DEFINITION);
         bridge::register(&simplify_gathers::DEFINITION);
         bridge::register(&to_loops::DEFINITION);
-        bridge::register_fusion_pipeline("array-desugar,array-simplify-gathers,ANALYSIS,array-fuse");
+        bridge::register_pipeline(&FUSION_PIPELINE);
     });
 }
+
+/// `array-fusion`: the whole fusion pipeline on a function; its options are those of
+/// `array-fusion-analysis`, forwarded as given.
+static FUSION_PIPELINE: bridge::PipelineDefinition = bridge::PipelineDefinition {
+    argument: "array-fusion",
+    description: "The whole fusion pipeline on a function: desugar, remove identity gathers, choose the optimal clustering, materialize it as fusion trees; options are those of array-fusion-analysis",
+    anchor: "func.func",
+    passes: &[&desugar::DEFINITION, &simplify_gathers::DEFINITION, &fusion_analysis::DEFINITION, &fuse::DEFINITION],
+    options_of: &fusion_analysis::DEFINITION,
+};
 
 /// `array.yield` of `values` (the terminator of every element function and tree region).
 pub(crate) fn ops_yield<'c>(
