@@ -24,7 +24,9 @@ pub type RunFn = for<'c, 'a> fn(&'c Context, OperationRef<'c, 'a>, &PassOptions)
 pub struct PassOption {
     pub name: &'static str,
     pub description: &'static str,
-    pub default: &'static str,
+    /// The value when the option is not given, computed once at registration, so that
+    /// it can come from the type the option configures (`Limits::default()`).
+    pub default: fn() -> String,
 }
 
 /// Option values of one run, by name.
@@ -182,7 +184,7 @@ fn descriptor(definition: &'static PassDefinition) -> &'static FusionRustPassInf
         num_options: definition.options.len() as c_int,
         option_names: leak_all(definition.options.iter().map(|o| leak(o.name))),
         option_descriptions: leak_all(definition.options.iter().map(|o| leak(o.description))),
-        option_defaults: leak_all(definition.options.iter().map(|o| leak(o.default))),
+        option_defaults: leak_all(definition.options.iter().map(|o| leak(&(o.default)()))),
         user_data: definition as *const PassDefinition as *mut c_void,
         run: run_trampoline,
     }))

@@ -28,6 +28,8 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+/// The options' defaults are those of the analysis's own types (`Formulation`,
+/// `CostFunction`, `Limits`), so they are written once.
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-fusion-analysis",
     description: "Choose the optimal fusion clustering of each block by ILP (SCIP) and record it as attributes",
@@ -36,25 +38,29 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     options: &[
         PassOption {
             name: "formulation",
-            description: "ILP formulation: combined (default), gather (seed 000 Fig. 4), robinson (seed 001 Fig. 1.14)",
-            default: "combined",
+            description: "ILP formulation: combined, gather (seed 000 Fig. 4), robinson (seed 001 Fig. 1.14)",
+            default: || Formulation::default().to_string(),
         },
         PassOption {
             name: "cost",
             description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes",
-            default: "reads-writes",
+            default: || CostFunction::default().to_string(),
         },
         PassOption {
             name: "time-limit",
             description: "Solver time limit in seconds per block; the best incumbent is used when it is hit",
-            default: "10",
+            default: || Limits::default().time_seconds.to_string(),
         },
-        PassOption { name: "gap", description: "Relative optimality gap at which the solver may stop", default: "0" },
-        PassOption { name: "threads", description: "Solver threads", default: "1" },
+        PassOption {
+            name: "gap",
+            description: "Relative optimality gap at which the solver may stop",
+            default: || Limits::default().relative_gap.to_string(),
+        },
+        PassOption { name: "threads", description: "Solver threads", default: || Limits::default().threads.to_string() },
         PassOption {
             name: "dump-ilp",
             description: "Write each block's ILP in CPLEX LP format: dump-ilp=model.lp writes model.<function>.lp (model.<function>.<block>.lp for nested blocks)",
-            default: "",
+            default: String::new,
         },
     ],
     run,
