@@ -6,6 +6,11 @@
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion-analysis))' | FileCheck %s --check-prefix=ATTRS
 // RUN: fuse-opt %s --dump-ilp=%t.lp -o /dev/null && FileCheck %s --check-prefix=LP < %t.normalize2.lp
 // RUN: not fuse-opt %s --dump-ilp=%t.lp --pass-pipeline='builtin.module(func.func(array-fusion-analysis))' 2>&1 | FileCheck %s --check-prefix=LPTWICE
+// The same reports through the pass option emit-clustering=FILE (Graphviz for a .dot file),
+// also when the pipeline alias forwards it, and fuse-opt's flag with the pass's own flag.
+// RUN: fuse-opt %s --pass-pipeline="builtin.module(func.func(array-fusion-analysis{formulation=robinson cost=robinson emit-clustering='%t.json'}))" -o /dev/null && FileCheck %s --check-prefix=ROBINSON < %t.json
+// RUN: fuse-opt %s --pass-pipeline="builtin.module(func.func(array-fusion{emit-clustering='%t.dot'}))" -o /dev/null && FileCheck %s --check-prefix=DOT < %t.dot
+// RUN: fuse-opt %s --array-fusion-analysis='formulation=robinson cost=robinson' --emit-clustering=json | FileCheck %s --check-prefix=ROBINSON
 
 // The model in CPLEX LP format: π per node, x per fusible pair, the scalar reads of the
 // folds' results as precedences.

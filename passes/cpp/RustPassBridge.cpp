@@ -37,8 +37,13 @@ typedef struct {
   const char *const *optionDescriptions;
   const char *const *optionDefaults;
   void *userData;
+  /// The state of a new pass instance (NULL for none), shared with its clones, and
+  /// its destructor, called when the last of them goes.
+  void *(*newState)(void *userData);
+  void (*dropState)(void *state);
   /// Returns nonzero on success; on failure the pass has emitted an error.
-  int (*run)(void *userData, MlirContext context, MlirOperation op, const char *const *optionValues);
+  int (*run)(void *userData, void *state, MlirContext context, MlirOperation op,
+             const char *const *optionValues);
 } FusionRustPassInfo;
 
 void fusionRegisterRustPass(const FusionRustPassInfo *info);
@@ -64,8 +69,12 @@ namespace {
 class RustPass : public mlir::Pass {
 public:
   RustPass(const FusionRustPassInfo *info, mlir::TypeID id)
+      : RustPass(info, id, std::shared_ptr<void>(info->newState(info->userData), info->dropState)) {}
+
+  /// A pass sharing `state`: a clone the pass manager makes to run on several ops.
+  RustPass(const FusionRustPassInfo *info, mlir::TypeID id, std::shared_ptr<void> state)
       : Pass(id, info->anchor ? std::optional<llvm::StringRef>(info->anchor) : std::nullopt),
-        info(info), id(id) {
+        info(info), id(id), state(std::move(state)) {
     for (int i = 0; i < info->numOptions; ++i)
       options.push_back(std::make_unique<Option<std::string>>(
           *this, info->optionNames[i], llvm::cl::desc(info->optionDescriptions[i]),
@@ -83,7 +92,7 @@ public:
   }
 
   std::unique_ptr<mlir::Pass> clonePass() const override {
-    auto copy = std::make_unique<RustPass>(info, id);
+    auto copy = std::make_unique<RustPass>(info, id, state);
     copy->copyOptionValuesFrom(this);
     return copy;
   }
@@ -93,13 +102,14 @@ public:
     values.reserve(options.size());
     for (const auto &option : options)
       values.push_back(option->getValue().c_str());
-    if (!info->run(info->userData, wrap(&getContext()), wrap(getOperation()), values.data()))
+    if (!info->run(info->userData, state.get(), wrap(&getContext()), wrap(getOperation()), values.data()))
       signalPassFailure();
   }
 
 private:
   const FusionRustPassInfo *info;
   mlir::TypeID id;
+  std::shared_ptr<void> state;
   std::vector<std::unique_ptr<Option<std::string>>> options;
 };
 

@@ -10,6 +10,7 @@ use melior::{
     Context, ContextRef,
     ir::{Location, OperationRef, operation::OperationLike},
 };
+use std::any::Any;
 use std::ffi::{CStr, CString, c_char, c_int, c_void};
 
 /// A dialect a pass creates entities of, as the C API names it
@@ -29,13 +30,24 @@ pub struct PassOption {
     pub default: fn() -> String,
 }
 
-/// Option values of one run, by name.
-#[derive(Debug)]
-pub struct PassOptions {
+/// The state of one pass instance, shared with the copies the pass manager makes of it to
+/// run on several ops in parallel (so it must be `Sync`): what the runs of one pipeline
+/// have in common, such as the reports of every function for one output file.
+pub type PassState = Box<dyn Any + Send + Sync>;
+
+/// What one run of a pass is given besides its op: the option values, by name, and
+/// the state of the pass instance.
+pub struct PassOptions<'s> {
     values: Vec<(&'static str, String)>,
+    state: Option<&'s (dyn Any + Send + Sync)>,
 }
 
-impl PassOptions {
+impl PassOptions<'_> {
+    /// The state of this pass instance ([`PassDefinition::state`]), if it is a `T`.
+    pub fn state<T: Any>(&self) -> Option<&T> {
+        self.state?.downcast_ref()
+    }
+
     /// The value of option `name` (its default when not given).
     pub fn get(&self, name: &str) -> &str {
         self.values
@@ -61,6 +73,8 @@ pub struct PassDefinition {
     /// load dialects themselves (which is unsafe while functions run in parallel).
     pub dependent_dialects: &'static [DialectHandleFn],
     pub options: &'static [PassOption],
+    /// Creates the state of a new pass instance (see [`PassState`]).
+    pub state: Option<fn() -> PassState>,
     pub run: RunFn,
 }
 
@@ -76,7 +90,10 @@ struct FusionRustPassInfo {
     option_descriptions: *const *const c_char,
     option_defaults: *const *const c_char,
     user_data: *mut c_void,
+    new_state: unsafe extern "C" fn(*mut c_void) -> *mut c_void,
+    drop_state: unsafe extern "C" fn(*mut c_void),
     run: unsafe extern "C" fn(
+        *mut c_void,
         *mut c_void,
         mlir_sys::MlirContext,
         mlir_sys::MlirOperation,
@@ -125,14 +142,31 @@ fn leak_all(items: impl Iterator<Item = *const c_char>) -> *const *const c_char 
     Box::leak(items.collect::<Vec<_>>().into_boxed_slice()).as_ptr()
 }
 
+unsafe extern "C" fn new_state_trampoline(user_data: *mut c_void) -> *mut c_void {
+    // SAFETY: user_data is the &'static PassDefinition given at registration.
+    let definition = unsafe { &*(user_data as *const PassDefinition) };
+    match definition.state {
+        Some(new) => Box::into_raw(Box::new(new())) as *mut c_void,
+        None => std::ptr::null_mut(),
+    }
+}
+
+unsafe extern "C" fn drop_state_trampoline(state: *mut c_void) {
+    if !state.is_null() {
+        // SAFETY: made by new_state_trampoline; the pass instances sharing it are gone.
+        drop(unsafe { Box::from_raw(state as *mut PassState) });
+    }
+}
+
 unsafe extern "C" fn run_trampoline(
     user_data: *mut c_void,
+    state: *mut c_void,
     context: mlir_sys::MlirContext,
     op: mlir_sys::MlirOperation,
     values: *const *const c_char,
 ) -> c_int {
     // SAFETY: user_data is the &'static PassDefinition given at registration; `values`
-    // holds one NUL-terminated string per declared option; `context` is the context the
+    // holds one NUL-terminated string per declared option; `state` is the instance's; `context` is the context the
     // pass runs in and `op` an op of it, both live during the call.
     let definition = unsafe { &*(user_data as *const PassDefinition) };
     let options = PassOptions {
@@ -145,6 +179,8 @@ unsafe extern "C" fn run_trampoline(
                 (o.name, value.to_string_lossy().into_owned())
             })
             .collect(),
+        // SAFETY: made by new_state_trampoline; the pass instance keeps it alive.
+        state: (!state.is_null()).then(|| unsafe { &**(state as *const PassState) }),
     };
     let context = unsafe { ContextRef::from_raw(context) };
     // SAFETY: the reference lives in this frame only: `run` is generic over the context's
@@ -186,6 +222,8 @@ fn descriptor(definition: &'static PassDefinition) -> &'static FusionRustPassInf
         option_descriptions: leak_all(definition.options.iter().map(|o| leak(o.description))),
         option_defaults: leak_all(definition.options.iter().map(|o| leak(&(o.default)()))),
         user_data: definition as *const PassDefinition as *mut c_void,
+        new_state: new_state_trampoline,
+        drop_state: drop_state_trampoline,
         run: run_trampoline,
     }))
 }
@@ -250,6 +288,7 @@ mod tests {
         anchor: Some("func.func"),
         dependent_dialects: &[],
         options: &[],
+        state: None,
         run: |_, _, _| Ok(()),
     };
 

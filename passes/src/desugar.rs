@@ -31,6 +31,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     anchor: Some("func.func"),
     dependent_dialects: &[mlir_sys::mlirGetDialectHandle__arith__],
     options: &[],
+    state: None,
     run,
 };
 

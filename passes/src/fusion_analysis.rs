@@ -7,13 +7,14 @@
 //!   (0 forward, 1 backward, ≥ 2 a gather label; seed 000 §3.3);
 //! * `array.fusion` on the function: formulation, cost, objective and status per block.
 //!
-//! Reports are also collected for `fuse-opt --emit-clustering=json|dot`.
+//! With `emit-clustering=FILE`, the report of every analysed block (the JSON of
+//! `fuse-opt --emit-clustering=json`, or Graphviz when FILE ends in `.dot`) is written to FILE.
 
 use fusion_analysis::cost::CostFunction;
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
 use crate::extract;
 use fusion_analysis::formulation::Formulation;
-use fusion_analysis::report::{FunctionReport, cluster_names, to_dot};
+use fusion_analysis::report::{FunctionReport, cluster_names, to_dot, to_json};
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
 use array_dialect::source::file_line_col;
 use fusion_solver::Limits;
@@ -25,7 +26,7 @@ use melior::ir::{
     r#type::IntegerType,
 };
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// The options' defaults are those of the analysis's own types (`Formulation`,
@@ -62,19 +63,29 @@ pub static DEFINITION: PassDefinition = PassDefinition {
             description: "Write each block's ILP in CPLEX LP format: dump-ilp=model.lp writes model.<function>.lp (model.<function>.<block>.lp for nested blocks)",
             default: String::new,
         },
+        PassOption {
+            name: "emit-clustering",
+            description: "Write the report of every analysed block of this run to this file, in source order: JSON, or Graphviz when the name ends in .dot (rewritten after each function)",
+            default: String::new,
+        },
     ],
+    state: Some(|| Box::new(Reports::default())),
     run,
 };
 
-/// Reports of every analysed block since the last [`take_reports`], for the driver's
-/// `--emit-clustering` output. Function passes may run on several threads.
-static REPORTS: Mutex<Vec<(FunctionReport, String)>> = Mutex::new(Vec::new());
+/// The reports (JSON data and Graphviz text) of every block a pass instance has
+/// analysed, for `emit-clustering`: its copies run functions on several threads.
+type Reports = Mutex<Vec<(FunctionReport, String)>>;
 
-/// Takes the collected reports (JSON data and Graphviz text), in source order.
-pub fn take_reports() -> Vec<(FunctionReport, String)> {
-    let mut reports = std::mem::take(&mut *REPORTS.lock().unwrap_or_else(|e| e.into_inner()));
-    reports.sort_by(|a, b| a.0.position.cmp(&b.0.position));
-    reports
+/// Writes `reports` to `path`: Graphviz when it ends in `.dot`, else JSON.
+fn write_reports(path: &Path, reports: &[(FunctionReport, String)]) -> std::io::Result<()> {
+    let text = if path.extension().is_some_and(|e| e == "dot") {
+        reports.iter().map(|(_, dot)| dot.as_str()).collect()
+    } else {
+        let data: Vec<FunctionReport> = reports.iter().map(|(r, _)| r.clone()).collect();
+        format!("{}\n", to_json(&data))
+    };
+    std::fs::write(path, text)
 }
 
 fn parse_options(function: OperationRef, options: &PassOptions) -> Result<(AnalysisOptions, String), PassFailed> {
@@ -177,6 +188,32 @@ fn blocks_of<'c, 'a>(function: OperationRef<'c, 'a>) -> Vec<(String, BlockRef<'c
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let (analysis, cost_text) = parse_options(function, options)?;
+    let mut reports = Vec::new();
+    let result = analyse(context, function, &analysis, &cost_text, &mut reports);
+    let file = options.get("emit-clustering");
+    if file.is_empty() {
+        return result;
+    }
+    let emitted = options.state::<Reports>().expect("array-fusion-analysis has its report state");
+    let mut emitted = emitted.lock().unwrap_or_else(|e| e.into_inner());
+    emitted.extend(reports);
+    emitted.sort_by(|a, b| a.0.position.cmp(&b.0.position));
+    if let Err(e) = write_reports(Path::new(file), &emitted) {
+        emit_error(function.location(), &format!("array-fusion-analysis: cannot write '{file}': {e}"));
+        return Err(PassFailed);
+    }
+    result
+}
+
+/// Analyses every block of `function`, records the clustering on its ops and adds the
+/// blocks' reports to `reports`.
+fn analyse<'c>(
+    context: &'c Context,
+    function: OperationRef<'c, '_>,
+    analysis: &AnalysisOptions,
+    cost_text: &str,
+    reports: &mut Vec<(FunctionReport, String)>,
+) -> Result<(), PassFailed> {
     let mut cache = HashMap::new();
     let source = source_of(function, &mut cache);
     let blocks = blocks_of(function);
@@ -246,7 +283,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
         let report = FunctionReport {
             name: name.clone(),
             formulation: analysis.formulation.to_string(),
-            cost: cost_text.clone(),
+            cost: cost_text.to_owned(),
             objective: outcome.objective,
             bound: outcome.bound,
             status: outcome.status,
@@ -264,7 +301,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
             report.status.as_str()
         ));
         let dot = to_dot(&name, graph, &outcome.clustering);
-        REPORTS.lock().unwrap_or_else(|e| e.into_inner()).push((report, dot));
+        reports.push((report, dot));
     }
     if !summaries.is_empty() {
         let mut f = unsafe { melior::ir::operation::OperationRefMut::from_raw(function.to_raw()) };

@@ -22,6 +22,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     anchor: Some("func.func"),
     dependent_dialects: &[],
     options: &[],
+    state: None,
     run,
 };
 

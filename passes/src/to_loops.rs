@@ -115,6 +115,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         mlirGetDialectHandle__bufferization__,
     ],
     options: &[],
+    state: None,
     run,
 };
 

@@ -24,11 +24,82 @@ enum Emit {
     Dot,
 }
 
+/// Where `--emit-clustering` has the analysis write its report: the pass option
+/// `emit-clustering=FILE` of array-fusion-analysis, with a file of this run.
+struct Clustering {
+    emit: Emit,
+    file: std::path::PathBuf,
+}
+
+impl Clustering {
+    fn new(emit: Emit) -> Result<Self, String> {
+        let extension = match emit {
+            Emit::Json => "json",
+            Emit::Dot => "dot",
+        };
+        let file = std::env::temp_dir().join(format!("fuse-opt-{}-clustering.{extension}", std::process::id()));
+        if file.to_string_lossy().contains(['\'', '{', '}']) {
+            return Err(format!("--emit-clustering: the temporary file '{}' cannot be named in a pass option", file.display()));
+        }
+        Ok(Clustering { emit, file })
+    }
+
+    /// The pass option that names the file (quoted: the temporary directory may hold spaces).
+    fn option(&self) -> String {
+        format!("emit-clustering='{}'", self.file.display())
+    }
+
+    /// Prints what the analysis wrote (nothing analysed: no functions) and removes the file.
+    fn print(&self) {
+        match std::fs::read_to_string(&self.file) {
+            Ok(text) => print!("{text}"),
+            Err(_) if self.emit == Emit::Json => println!("{}", fusion_analysis::report::to_json(&[])),
+            Err(_) => {}
+        }
+        let _ = std::fs::remove_file(&self.file);
+    }
+}
+
+/// Gives `option` to every array-fusion-analysis that `arg` names: in a textual pipeline
+/// (`array-fusion-analysis` or `array-fusion-analysis{...}`) or as the pass's own flag
+/// (`--array-fusion-analysis[=...]`).
+fn add_analysis_option(arg: &str, option: &str) -> String {
+    const NAME: &str = "array-fusion-analysis";
+    for dashes in ["--", "-"] {
+        if let Some(rest) = arg.strip_prefix(dashes).and_then(|r| r.strip_prefix(NAME)) {
+            if rest.is_empty() {
+                return format!("{dashes}{NAME}={option}");
+            }
+            if let Some(options) = rest.strip_prefix('=') {
+                return format!("{dashes}{NAME}={option} {options}");
+            }
+        }
+    }
+    let mut out = String::new();
+    let mut rest = arg;
+    while let Some(at) = rest.find(NAME) {
+        let after = &rest[at + NAME.len()..];
+        out.push_str(&rest[..at + NAME.len()]);
+        match after.strip_prefix('{') {
+            Some(options) => {
+                out.push_str(&format!("{{{option} "));
+                rest = options;
+            }
+            None => {
+                out.push_str(&format!("{{{option}}}"));
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Takes our own flags, `--emit-clustering=json|dot` and `--dump-ilp=FILE`, out of the
 /// arguments; everything else is MlirOptMain's. With it, the analysis runs (by default with its
-/// default options, or as the user's `--pass-pipeline` says), the IR output is dropped,
-/// and the report is printed on stdout.
-fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, String> {
+/// default options, or as the user's pipeline says) with the option `emit-clustering=FILE`,
+/// the IR output is dropped, and the report is printed on stdout.
+fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Clustering>, String> {
     let mut emit = None;
     let mut i = 0;
     while i < args.len() {
@@ -63,6 +134,8 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, St
         }
     }
     let has_analysis = args.iter().any(|a| a.to_string_lossy().contains("array-fusion-analysis"));
+    let clustering = emit.map(Clustering::new).transpose()?;
+    let mut options = Vec::new();
     if let Some(path) = &dump {
         if has_analysis {
             return Err(format!(
@@ -72,18 +145,34 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Emit>, St
         if path.is_empty() || path.contains(['{', '}', ' ']) {
             return Err(format!("--dump-ilp: '{path}' is not a usable file name here"));
         }
+        options.push(format!("dump-ilp={path}"));
+    }
+    if let Some(clustering) = &clustering {
+        if has_analysis {
+            // The user's pipeline: its analyses (flags or pipeline text) write the report.
+            let mut pipeline_value = false;
+            for arg in args.iter_mut() {
+                let text = arg.to_string_lossy().into_owned();
+                let is_pipeline = pipeline_value || text.starts_with('-');
+                pipeline_value = text == "--pass-pipeline" || text == "-pass-pipeline";
+                if is_pipeline && text.contains("array-fusion-analysis") {
+                    *arg = add_analysis_option(&text, &clustering.option()).into();
+                }
+            }
+        } else {
+            options.push(clustering.option());
+        }
+    }
+    if !options.is_empty() {
         args.push(
-            format!("--pass-pipeline=builtin.module(func.func(array-fusion-analysis{{dump-ilp={path}}}))").into(),
+            format!("--pass-pipeline=builtin.module(func.func(array-fusion-analysis{{{}}}))", options.join(" ")).into(),
         );
     }
-    if emit.is_some() {
-        if !has_analysis && dump.is_none() {
-            args.push("--pass-pipeline=builtin.module(func.func(array-fusion-analysis))".into());
-        }
+    if clustering.is_some() {
         args.push("-o".into());
         args.push("/dev/null".into());
     }
-    Ok(emit)
+    Ok(clustering)
 }
 
 mod aot;
@@ -107,7 +196,7 @@ fn main() {
             std::process::exit(1);
         }
     }
-    let emit = match take_emit_flag(&mut os_args) {
+    let clustering = match take_emit_flag(&mut os_args) {
         Ok(e) => e,
         Err(message) => {
             eprintln!("fuse-opt: error: {message}");
@@ -133,19 +222,8 @@ fn main() {
             dialects.len() as c_int,
         )
     };
-    if let Some(emit) = emit {
-        let reports = fusion_passes::fusion_analysis::take_reports();
-        match emit {
-            Emit::Json => {
-                let data: Vec<_> = reports.into_iter().map(|(r, _)| r).collect();
-                println!("{}", fusion_analysis::report::to_json(&data));
-            }
-            Emit::Dot => {
-                for (_, dot) in reports {
-                    print!("{dot}");
-                }
-            }
-        }
+    if let Some(clustering) = clustering {
+        clustering.print();
     }
     std::process::exit(code);
 }
