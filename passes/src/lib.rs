@@ -1,7 +1,9 @@
 //! Analyses and passes over programs in the `array` dialect.
 //!
 //! Every pass is one module and is registered in MLIR's pass registry by
-//! [`register_all_passes`], which `fuse-opt` calls before parsing its command line.
+//! [`register_all_passes`], which `fuse-opt` calls before parsing its command line; the
+//! passes that exist for tests only are registered by [`register_test_passes`] (like
+//! MLIR's `registerTestPasses`), which `fuse-opt` calls too and a library user need not.
 
 pub mod extract;
 pub mod bridge;
@@ -16,18 +18,26 @@ mod test_summary;
 pub mod to_loops;
 pub mod unfuse;
 
-/// Registers every pass of this crate (idempotent).
+/// Registers every pass of this crate and the `array-fusion` pipeline (idempotent).
 pub fn register_all_passes() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        bridge::register(&test_summary::DEFINITION);
         bridge::register(&fusion_analysis::DEFINITION);
         bridge::register(&desugar::DEFINITION);
         bridge::register(&fuse::DEFINITION);
-        bridge::register(&unfuse::DEFINITION);
         bridge::register(&simplify_gathers::DEFINITION);
         bridge::register(&to_loops::DEFINITION);
         bridge::register_pipeline(&FUSION_PIPELINE);
+    });
+}
+
+/// Registers the passes that exist for tests (idempotent): `test-array-summary` (remarks
+/// that lit tests check) and `array-unfuse` (the inverse of `array-fuse`, for round trips).
+pub fn register_test_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        bridge::register(&test_summary::DEFINITION);
+        bridge::register(&unfuse::DEFINITION);
     });
 }
 
@@ -51,4 +61,26 @@ pub(crate) fn ops_yield<'c>(
         .add_operands(values)
         .build()
         .expect("array.yield is valid with any operands")
+}
+
+#[cfg(test)]
+mod tests {
+    use melior::pass::PassManager;
+    use melior::utility::parse_pass_pipeline;
+
+    fn parses(pipeline: &str) -> bool {
+        let context = array_dialect::context();
+        let pm = PassManager::new(&context);
+        parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline).is_ok()
+    }
+
+    #[test]
+    fn test_passes_are_registered_apart() {
+        super::register_all_passes();
+        assert!(parses("builtin.module(func.func(array-fusion, array-fuse))"));
+        assert!(!parses("builtin.module(func.func(array-unfuse))"), "array-unfuse is a test pass");
+        assert!(!parses("builtin.module(func.func(test-array-summary))"), "test-array-summary is a test pass");
+        super::register_test_passes();
+        assert!(parses("builtin.module(func.func(array-unfuse, test-array-summary))"));
+    }
 }

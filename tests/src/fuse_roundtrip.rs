@@ -245,6 +245,7 @@ proptest! {
     #[test]
     fn fuse_then_unfuse_gives_back_the_program(seed in any::<u64>(), ops in 1usize..14) {
         fusion_passes::register_all_passes();
+        fusion_passes::register_test_passes();
         let context = array_dialect::context();
         let source = random_program(seed, ops);
         let original = array_dialect::source::parse_source(&context, &source, "random.mlir")

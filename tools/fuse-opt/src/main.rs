@@ -211,6 +211,7 @@ fn main() {
     let version = CString::new(format!("fuse-opt {} (array dialect; MLIR 22)", env!("CARGO_PKG_VERSION")))
         .expect("version has no NUL");
     fusion_passes::register_all_passes();
+    fusion_passes::register_test_passes();
     let dialects = [array_dialect::dialect_handle().to_raw()];
     // SAFETY: argv is NUL-terminated and outlives the call; the handles are static.
     let code = unsafe {
