@@ -10,13 +10,13 @@
 //! With `emit-clustering=FILE`, the report of every analysed block (the JSON of
 //! `fuse-opt --emit-clustering=json`, or Graphviz when FILE ends in `.dot`) is written to FILE.
 
+use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
+use crate::extract;
+use array_dialect::source::file_line_col;
 use fusion_analysis::cost::CostFunction;
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
-use crate::extract;
 use fusion_analysis::formulation::Formulation;
 use fusion_analysis::report::{FunctionReport, cluster_names, to_dot, to_json};
-use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
-use array_dialect::source::file_line_col;
 use fusion_solver::Limits;
 use melior::Context;
 use melior::ir::{
@@ -57,7 +57,11 @@ pub static DEFINITION: PassDefinition = PassDefinition {
             description: "Relative optimality gap at which the solver may stop",
             default: || Limits::default().relative_gap.to_string(),
         },
-        PassOption { name: "threads", description: "Solver threads", default: || Limits::default().threads.to_string() },
+        PassOption {
+            name: "threads",
+            description: "Solver threads",
+            default: || Limits::default().threads.to_string(),
+        },
         PassOption {
             name: "dump-ilp",
             description: "Write each block's ILP in CPLEX LP format: dump-ilp=model.lp writes model.<function>.lp (model.<function>.<block>.lp for nested blocks)",

@@ -5,9 +5,9 @@
 //! passes that exist for tests only are registered by [`register_test_passes`] (like
 //! MLIR's `registerTestPasses`), which `fuse-opt` calls too and a library user need not.
 
-pub mod extract;
 pub mod bridge;
 pub mod desugar;
+pub mod extract;
 pub mod fuse;
 pub mod fusion_analysis;
 pub mod index_expr;

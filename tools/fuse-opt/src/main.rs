@@ -39,7 +39,10 @@ impl Clustering {
         };
         let file = std::env::temp_dir().join(format!("fuse-opt-{}-clustering.{extension}", std::process::id()));
         if file.to_string_lossy().contains(['\'', '{', '}']) {
-            return Err(format!("--emit-clustering: the temporary file '{}' cannot be named in a pass option", file.display()));
+            return Err(format!(
+                "--emit-clustering: the temporary file '{}' cannot be named in a pass option",
+                file.display()
+            ));
         }
         Ok(Clustering { emit, file })
     }
