@@ -10,9 +10,12 @@
 // RUN: FileCheck %s --check-prefix=LP < '%t dir/m.f.lp'
 // On a module, the alias's passes run on each function.
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(array-fusion{cost=reads})' | FileCheck %s
+// A report over a split input would keep only the last chunk: refused, exit code 1.
+// RUN: not fuse-opt %s --split-input-file --emit-clustering=json 2>&1 | FileCheck %s --check-prefix=SPLIT
 
 // OPTION: error: <Pass-Options-Parser>: no such option bogus
 // VALUE: for the --time-limit option: requires a value
+// SPLIT: fuse-opt: error: --emit-clustering does not combine with --split-input-file
 
 // CHECK-LABEL: func.func @f
 // CHECK-SAME: array.fusion = "f: 1 clusters, objective 1, optimal"

@@ -1,8 +1,8 @@
 //! Dependence graphs of the bundled examples (seed 000 §4.1, seed 001 §1.3 and
 //! Fig. 1.10): nodes, edges, fusibility, gather labels and size classes.
 
-use fusion_passes::extract::{ExtractError, extract_module};
 use fusion_analysis::graph::{Access, Edge, Graph, NodeId, NodeKind};
+use fusion_passes::extract::{ExtractError, extract_module};
 use std::collections::BTreeSet;
 
 /// Every function of `file` (in examples/) with its graph or error.

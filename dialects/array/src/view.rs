@@ -169,11 +169,29 @@ impl ScanKind {
 /// decoded. Borrowed from the operation: the view lives as long as the IR it reads.
 #[derive(Clone, Debug)]
 pub enum ArrayOp<'c, 'a> {
-    Map { inputs: Vec<Value<'c, 'a>>, body: RegionRef<'c, 'a> },
-    Generate { shape: Vec<Value<'c, 'a>>, body: RegionRef<'c, 'a> },
-    Gather { source: Value<'c, 'a>, indices: Vec<Value<'c, 'a>> },
-    Scatter { dest: Value<'c, 'a>, indices: Vec<Value<'c, 'a>>, values: Value<'c, 'a>, combine: RegionRef<'c, 'a> },
-    Fold { inputs: Vec<Value<'c, 'a>>, inits: Vec<Value<'c, 'a>>, body: RegionRef<'c, 'a> },
+    Map {
+        inputs: Vec<Value<'c, 'a>>,
+        body: RegionRef<'c, 'a>,
+    },
+    Generate {
+        shape: Vec<Value<'c, 'a>>,
+        body: RegionRef<'c, 'a>,
+    },
+    Gather {
+        source: Value<'c, 'a>,
+        indices: Vec<Value<'c, 'a>>,
+    },
+    Scatter {
+        dest: Value<'c, 'a>,
+        indices: Vec<Value<'c, 'a>>,
+        values: Value<'c, 'a>,
+        combine: RegionRef<'c, 'a>,
+    },
+    Fold {
+        inputs: Vec<Value<'c, 'a>>,
+        inits: Vec<Value<'c, 'a>>,
+        body: RegionRef<'c, 'a>,
+    },
     Scan {
         direction: ScanDirection,
         kind: ScanKind,
@@ -181,21 +199,65 @@ pub enum ArrayOp<'c, 'a> {
         inits: Vec<Value<'c, 'a>>,
         body: RegionRef<'c, 'a>,
     },
-    Filter { inputs: Vec<Value<'c, 'a>>, predicate: RegionRef<'c, 'a> },
-    Expand { inputs: Vec<Value<'c, 'a>>, count: RegionRef<'c, 'a>, get: RegionRef<'c, 'a> },
-    Force { input: Value<'c, 'a> },
-    Size { input: Value<'c, 'a> },
-    Dim { input: Value<'c, 'a>, dimension: i64 },
-    Index { array: Value<'c, 'a>, indices: Vec<Value<'c, 'a>> },
-    Yield { values: Vec<Value<'c, 'a>> },
-    Backpermute { source: Value<'c, 'a>, shape: Vec<Value<'c, 'a>>, index_map: RegionRef<'c, 'a> },
-    Permute { source: Value<'c, 'a>, dest: Value<'c, 'a>, index_map: RegionRef<'c, 'a>, combine: RegionRef<'c, 'a> },
-    Reverse { input: Value<'c, 'a> },
-    Replicate { input: Value<'c, 'a>, count: Value<'c, 'a> },
-    Cluster { body: RegionRef<'c, 'a> },
-    Vertical { producer: RegionRef<'c, 'a>, consumer: RegionRef<'c, 'a> },
-    Horizontal { left: RegionRef<'c, 'a>, right: RegionRef<'c, 'a> },
-    Diagonal { producer: RegionRef<'c, 'a>, consumer: RegionRef<'c, 'a> },
+    Filter {
+        inputs: Vec<Value<'c, 'a>>,
+        predicate: RegionRef<'c, 'a>,
+    },
+    Expand {
+        inputs: Vec<Value<'c, 'a>>,
+        count: RegionRef<'c, 'a>,
+        get: RegionRef<'c, 'a>,
+    },
+    Force {
+        input: Value<'c, 'a>,
+    },
+    Size {
+        input: Value<'c, 'a>,
+    },
+    Dim {
+        input: Value<'c, 'a>,
+        dimension: i64,
+    },
+    Index {
+        array: Value<'c, 'a>,
+        indices: Vec<Value<'c, 'a>>,
+    },
+    Yield {
+        values: Vec<Value<'c, 'a>>,
+    },
+    Backpermute {
+        source: Value<'c, 'a>,
+        shape: Vec<Value<'c, 'a>>,
+        index_map: RegionRef<'c, 'a>,
+    },
+    Permute {
+        source: Value<'c, 'a>,
+        dest: Value<'c, 'a>,
+        index_map: RegionRef<'c, 'a>,
+        combine: RegionRef<'c, 'a>,
+    },
+    Reverse {
+        input: Value<'c, 'a>,
+    },
+    Replicate {
+        input: Value<'c, 'a>,
+        count: Value<'c, 'a>,
+    },
+    Cluster {
+        body: RegionRef<'c, 'a>,
+    },
+    Vertical {
+        producer: RegionRef<'c, 'a>,
+        consumer: RegionRef<'c, 'a>,
+    },
+    Horizontal {
+        left: RegionRef<'c, 'a>,
+        right: RegionRef<'c, 'a>,
+    },
+    Diagonal {
+        producer: RegionRef<'c, 'a>,
+        consumer: RegionRef<'c, 'a>,
+    },
 }
 
 /// Why an operation named like an `array` op could not be decoded (only possible on IR
@@ -329,10 +391,8 @@ impl<'c, 'a> Decoder<'c, 'a> {
     }
 
     fn inherent_integer(&self, name: &str) -> Result<i64, DecodeError> {
-        let attribute: Attribute = self
-            .op
-            .inherent_attribute(name)
-            .map_err(|_| self.error(format!("has no '{name}' attribute")))?;
+        let attribute: Attribute =
+            self.op.inherent_attribute(name).map_err(|_| self.error(format!("has no '{name}' attribute")))?;
         IntegerAttribute::try_from(attribute)
             .map(|a| a.value())
             .map_err(|_| self.error(format!("'{name}' is not an integer attribute")))
@@ -394,10 +454,9 @@ impl<'c, 'a> Decoder<'c, 'a> {
             OpKind::Expand => ArrayOp::Expand { inputs: self.operands(), count: self.region(0)?, get: self.region(1)? },
             OpKind::Force => ArrayOp::Force { input: self.exactly(1)?[0] },
             OpKind::Size => ArrayOp::Size { input: self.exactly(1)?[0] },
-            OpKind::Dim => ArrayOp::Dim {
-                input: self.exactly(1)?[0],
-                dimension: self.inherent_integer(attribute::DIMENSION)?,
-            },
+            OpKind::Dim => {
+                ArrayOp::Dim { input: self.exactly(1)?[0], dimension: self.inherent_integer(attribute::DIMENSION)? }
+            }
             OpKind::Index => {
                 let operands = self.operands();
                 let (array, indices) = operands.split_first().ok_or_else(|| self.error("has no array"))?;

@@ -137,6 +137,17 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Clusterin
         }
     }
     let has_analysis = args.iter().any(|a| a.to_string_lossy().contains("array-fusion-analysis"));
+    // MlirOptMain builds one pipeline per chunk of a split input, and each pipeline's analysis
+    // rewrites the report file: all chunks but the last would be lost, so refuse instead.
+    let split = args.iter().any(|a| {
+        let a = a.to_string_lossy();
+        a.trim_start_matches('-').starts_with("split-input-file")
+    });
+    if emit.is_some() && split {
+        return Err("--emit-clustering does not combine with --split-input-file (the report would hold only the \
+                    last chunk); run the analysis on each chunk's file separately"
+            .to_owned());
+    }
     let clustering = emit.map(Clustering::new).transpose()?;
     let mut options = Vec::new();
     if let Some(path) = &dump {

@@ -28,8 +28,6 @@
 //! write-allocate read of stores, a scatter's copy of its destination, scans' and
 //! segments' extra passes.
 
-use fusion_codegen::pipeline::run_pipeline;
-use fusion_passes::extract::extract_block;
 use fusion_analysis::{
     clustering::Clustering,
     cost::{CostModel, evaluate},
@@ -37,6 +35,8 @@ use fusion_analysis::{
     graph::{Graph, NodeKind},
     report::cluster_names,
 };
+use fusion_codegen::pipeline::run_pipeline;
+use fusion_passes::extract::extract_block;
 use melior::{
     Context,
     ir::{BlockLike, Module, RegionLike, TypeLike, ValueLike, attribute::StringAttribute, operation::OperationLike},

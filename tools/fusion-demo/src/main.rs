@@ -10,13 +10,13 @@
 //! file fails to load (its located diagnostics are printed) or any check finds a
 //! mismatch, after reporting all the others.
 
+use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
 use fusion_codegen::{
     Variant,
     check::{CheckOutcome, FileJit, check_function, load_fused},
     inputs::{generate_args, read_args, shipped_inputs},
 };
 use fusion_interpreter::{FunctionInfo, Interpreter};
-use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
