@@ -14,7 +14,6 @@ use std::str::FromStr;
 
 use crate::clustering::Clustering;
 use crate::graph::{Access, Graph, NodeId, NodeKind, Order};
-use crate::validate::{edge_is_fusible, read_order};
 
 /// One cost model (pass option `cost=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -229,7 +228,7 @@ pub fn clusters(graph: &Graph, clustering: &Clustering) -> usize {
 pub fn unfused_edges(graph: &Graph, clustering: &Clustering) -> usize {
     let cl = assignment(graph, clustering);
     let pairs: BTreeSet<(NodeId, NodeId)> =
-        graph.edges.iter().filter(|e| edge_is_fusible(e)).map(|e| (e.from, e.to)).collect();
+        graph.edges.iter().filter(|e| e.is_fusible()).map(|e| (e.from, e.to)).collect();
     pairs.iter().filter(|(a, b)| cl[a.0] != cl[b.0]).count()
 }
 
@@ -247,7 +246,7 @@ fn manifest(graph: &Graph, cl: &[usize], n: NodeId, output: usize) -> bool {
     // memory, used or not.
     !graph.node(n).kind.is_fusible_kind()
         || graph.node(n).output_escapes(output)
-        || graph.out_edges(n).any(|(_, e)| e.output == output && (cl[e.to.0] != cl[n.0] || !edge_is_fusible(e)))
+        || graph.out_edges(n).any(|(_, e)| e.output == output && (cl[e.to.0] != cl[n.0] || !e.is_fusible()))
 }
 
 /// seed 000 §4.1 (c), as a cost: the number of manifest intermediate arrays, i.e. the
@@ -296,10 +295,10 @@ pub fn reads(graph: &Graph, clustering: &Clustering, bytes: bool) -> f64 {
             let mut shared: BTreeSet<(usize, Order)> = BTreeSet::new();
             let mut alone: BTreeSet<NodeId> = BTreeSet::new();
             for (_, e) in graph.out_edges(n).filter(|(_, e)| e.output == o) {
-                if cl[e.to.0] == cl[n.0] && edge_is_fusible(e) {
+                if cl[e.to.0] == cl[n.0] && e.is_fusible() {
                     continue;
                 }
-                match read_order(e, &orders) {
+                match e.read_order(&orders) {
                     Some(r) if graph.node(e.to).kind.is_fusible_kind() => {
                         shared.insert((cl[e.to.0], r));
                     }
@@ -333,7 +332,7 @@ fn preventing_paths(graph: &Graph) -> Vec<Vec<bool>> {
         let mut changed = false;
         for e in &graph.edges {
             let (a, b) = (e.from.0, e.to.0);
-            let blocked = !edge_is_fusible(e);
+            let blocked = !e.is_fusible();
             let mut set = |m: &mut Vec<Vec<bool>>, c: usize| {
                 if !m[a][c] {
                     m[a][c] = true;

@@ -33,7 +33,7 @@
 use super::clustering::Clustering;
 use super::cost::CostFunction;
 use super::graph::{Access, Graph, NodeId, NodeKind, Order};
-use super::validate::{edge_is_fusible, is_barrier, validate};
+use super::validate::validate;
 
 /// The best clustering found for one cost function.
 #[derive(Clone, Debug)]
@@ -67,7 +67,7 @@ pub fn search(graph: &Graph, costs: &[CostFunction]) -> Option<SearchResult> {
 /// `max_order`: `1` is the space of seed 001's formulation, which knows only
 /// left-to-right and right-to-left loops (no fusion over a gather's source).
 pub fn search_with_max_order(graph: &Graph, costs: &[CostFunction], max_order: Order) -> Option<SearchResult> {
-    let fusible: Vec<NodeId> = graph.node_ids().filter(|n| !is_barrier(graph, *n)).collect();
+    let fusible: Vec<NodeId> = graph.node_ids().filter(|n| !graph.is_barrier(*n)).collect();
     if fusible.len() > MAX_FUSIBLE_NODES {
         return None;
     }
@@ -101,7 +101,7 @@ impl Search<'_> {
     fn incompatible(&self, a: NodeId, b: NodeId) -> bool {
         let g = self.graph;
         let joined_infusibly =
-            g.edges.iter().any(|e| ((e.from == a && e.to == b) || (e.from == b && e.to == a)) && !edge_is_fusible(e));
+            g.edges.iter().any(|e| ((e.from == a && e.to == b) || (e.from == b && e.to == a)) && !e.is_fusible());
         let scatter_conflict = |s: NodeId, other: NodeId| {
             g.node(s).kind == NodeKind::Scatter
                 && g.in_edges(s).any(|(_, d)| {
@@ -202,7 +202,7 @@ impl Search<'_> {
     /// so checking at the consumer sees both ends assigned.
     fn orders_agree_into(&self, n: NodeId, orders: &[Order], cluster_of: &[usize]) -> bool {
         self.graph.in_edges(n).all(|(_, e)| {
-            if cluster_of[e.from.0] != cluster_of[n.0] || !edge_is_fusible(e) {
+            if cluster_of[e.from.0] != cluster_of[n.0] || !e.is_fusible() {
                 return true;
             }
             match e.access {

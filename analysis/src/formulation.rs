@@ -159,6 +159,10 @@ fn concestors_with_distance(graph: &Graph, a: NodeId, b: NodeId, fuel: usize) ->
 }
 
 /// `concestors(a, b)` of seed 001 Fig. 1.8, or `None` (⊥).
+///
+/// The validator has its own implementation (`validate::concestors`) on purpose: every
+/// clustering this formulation produces is checked by the validator, so a defect here
+/// must not be hidden by the same defect there.
 pub fn concestors(graph: &Graph, a: NodeId, b: NodeId) -> Option<(NodeId, NodeId)> {
     concestors_with_distance(graph, a, b, graph.nodes.len() * 2).map(|(x, y, _)| (x, y))
 }

@@ -132,6 +132,25 @@ pub struct Edge {
     pub fusible: bool,
 }
 
+impl Edge {
+    /// Whether the edge may be fused over: marked fusible and read in a known order. An
+    /// [`Access::Unordered`] use carries no order annotation, and seed 000 §3.1 says "the
+    /// fusion rules only fuse arrays with an order annotation".
+    pub fn is_fusible(&self) -> bool {
+        self.fusible && self.access.is_ordered()
+    }
+
+    /// The order in which the consumer reads the array (the `d` of `x:d` in seed 000
+    /// Table 1), given the output orders of all nodes; `None` for an unordered use.
+    pub fn read_order(&self, output_orders: &[Order]) -> Option<Order> {
+        match self.access {
+            Access::InOutputOrder => Some(output_orders.get(self.to.0).copied().unwrap_or(0)),
+            Access::GatherSource { label } => Some(label),
+            Access::Unordered | Access::ScatterDestination => None,
+        }
+    }
+}
+
 /// A node: one combinator or barrier.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
@@ -194,6 +213,13 @@ impl Node {
 }
 
 impl Graph {
+    /// Whether a node cannot be fused with anything: a barrier, a function argument, or
+    /// any node of unknown (⊥) iteration size (seed 001 §1.3.5).
+    pub fn is_barrier(&self, n: NodeId) -> bool {
+        let node = self.node(n);
+        !node.kind.is_fusible_kind() || node.iteration.is_none()
+    }
+
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.0]
     }

@@ -42,7 +42,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 use crate::clustering::Clustering;
-use crate::graph::{Access, Edge, Graph, NodeId, NodeKind, Order, SizeClass};
+use crate::graph::{Access, Graph, NodeId, NodeKind, Order, SizeClass};
 
 /// One broken rule, with the nodes, arrays and clusters involved. Cluster numbers are
 /// positions in [`Clustering::clusters`] (execution order, from 0).
@@ -285,30 +285,6 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Whether a node cannot be fused with anything: a barrier, a function argument, or
-/// any node of unknown (⊥) iteration size (seed 001 §1.3.5).
-pub fn is_barrier(graph: &Graph, n: NodeId) -> bool {
-    let node = graph.node(n);
-    !node.kind.is_fusible_kind() || node.iteration.is_none()
-}
-
-/// Whether an edge may be fused over: marked fusible and read in a known order. An
-/// [`Access::Unordered`] use carries no order annotation, and seed 000 §3.1 says "the
-/// fusion rules only fuse arrays with an order annotation".
-pub fn edge_is_fusible(e: &Edge) -> bool {
-    e.fusible && e.access.is_ordered()
-}
-
-/// The order in which the consumer of `e` reads it (the `d` of `x:d` in seed 000
-/// Table 1), given the output orders of all nodes; `None` for an unordered use.
-pub fn read_order(e: &Edge, output_orders: &[Order]) -> Option<Order> {
-    match e.access {
-        Access::InOutputOrder => Some(output_orders.get(e.to.0).copied().unwrap_or(0)),
-        Access::GatherSource { label } => Some(label),
-        Access::Unordered | Access::ScatterDestination => None,
-    }
-}
-
 /// The parent transducer of `n` (seed 001 Fig. 1.7 `trans`): the transducer whose
 /// output `n` iterates over, found by following the data (several transducers may share
 /// an output size class). A transducer's own iteration size is its input size, so its
@@ -359,7 +335,8 @@ fn concestors_rec(
 /// recent pair of ancestor transducers (or the nodes themselves) `(A, B)`, `A` on
 /// `a`'s side and `B` on `b`'s, with equal iteration sizes; `None` (⊥) when there is
 /// none or either size is unknown. Nodes of equal iteration size are their own
-/// concestors. In normalize2, `concestors(sum1, sum2) = (sum1, gts)` and
+/// concestors. Written independently of `formulation::concestors` (the validator shares
+/// no rule code with what it checks). In normalize2, `concestors(sum1, sum2) = (sum1, gts)` and
 /// `concestors(gts, sum2) = (gts, gts)`.
 pub fn concestors(graph: &Graph, a: NodeId, b: NodeId) -> Option<(NodeId, NodeId)> {
     let mut memo = HashMap::new();
@@ -539,7 +516,7 @@ impl Ctx<'_> {
                     });
                 }
             } else if ca == cb && e.from != e.to {
-                if !edge_is_fusible(e) {
+                if !e.is_fusible() {
                     if reported.insert(key) {
                         out.push(Violation::FusedOverInfusibleEdge {
                             producer: self.name(e.from),
@@ -567,7 +544,7 @@ impl Ctx<'_> {
                 continue;
             }
             for &n in nodes {
-                if is_barrier(self.graph, n) {
+                if self.graph.is_barrier(n) {
                     let others = nodes.iter().filter(|m| **m != n).map(|m| self.name(*m)).collect();
                     out.push(Violation::BarrierFused { barrier: self.name(n), cluster: c, others });
                 }
@@ -647,10 +624,10 @@ impl Ctx<'_> {
         let mut reported = BTreeSet::new();
         for e in &self.graph.edges {
             let c = self.cluster_of[e.from.0];
-            if c != self.cluster_of[e.to.0] || !edge_is_fusible(e) {
+            if c != self.cluster_of[e.to.0] || !e.is_fusible() {
                 continue;
             }
-            let Some(read) = read_order(e, orders) else { continue };
+            let Some(read) = e.read_order(orders) else { continue };
             let produced = orders[e.from.0];
             if produced != read && reported.insert((e.from, e.to, e.output, read)) {
                 out.push(Violation::OrderMismatch {
@@ -699,7 +676,7 @@ impl Ctx<'_> {
     /// barrier are rule 3's concern and are skipped.
     fn check_connected(&self, out: &mut Vec<Violation>) {
         for (c, nodes) in self.clustering.clusters.iter().enumerate() {
-            if nodes.len() < 2 || nodes.iter().any(|n| is_barrier(self.graph, *n)) {
+            if nodes.len() < 2 || nodes.iter().any(|n| self.graph.is_barrier(*n)) {
                 continue;
             }
             let k = nodes.len();
@@ -707,9 +684,9 @@ impl Ctx<'_> {
             let mut pairs: Vec<(usize, usize)> = Vec::new();
             for (i, &n) in nodes.iter().enumerate() {
                 for (_, e) in self.graph.in_edges(n) {
-                    let Some(order) = read_order(e, self.orders()) else { continue };
+                    let Some(order) = e.read_order(self.orders()) else { continue };
                     if self.cluster_of[e.from.0] == c {
-                        if edge_is_fusible(e) {
+                        if e.is_fusible() {
                             pairs.push((i, self.position[e.from.0]));
                         }
                     } else {
@@ -767,7 +744,7 @@ impl Ctx<'_> {
             if nodes.len() < 2 {
                 continue;
             }
-            let members: Vec<NodeId> = nodes.iter().copied().filter(|n| !is_barrier(self.graph, *n)).collect();
+            let members: Vec<NodeId> = nodes.iter().copied().filter(|n| !self.graph.is_barrier(*n)).collect();
             for (i, &a) in members.iter().enumerate() {
                 for &b in &members[i + 1..] {
                     let (da, db) = (self.driver(a), self.driver(b));
@@ -876,14 +853,14 @@ pub(crate) mod tests {
 
         /// `to` reads `from` in its output order; fusible unless an end cannot fuse.
         pub fn read(&mut self, from: NodeId, to: NodeId) {
-            let fusible = !is_barrier(&self.g, from) && !is_barrier(&self.g, to);
+            let fusible = !self.g.is_barrier(from) && !self.g.is_barrier(to);
             self.edge(from, to, Access::InOutputOrder, fusible);
         }
 
         /// `to` (a gather) reads `from` as its source.
         pub fn source(&mut self, from: NodeId, to: NodeId) {
             let NodeKind::Gather { label } = self.g.nodes[to.0].kind else { panic!("not a gather") };
-            let fusible = !is_barrier(&self.g, from);
+            let fusible = !self.g.is_barrier(from);
             self.edge(from, to, Access::GatherSource { label }, fusible);
         }
 
@@ -913,7 +890,7 @@ pub(crate) mod tests {
         let id = |s: &str| g.find(s).unwrap_or_else(|| panic!("no node {s}"));
         let mentioned: BTreeSet<NodeId> = clusters.iter().flat_map(|c| c.iter().map(|s| id(s))).collect();
         let mut out: Vec<Vec<NodeId>> =
-            g.node_ids().filter(|n| !mentioned.contains(n) && is_barrier(g, *n)).map(|n| vec![n]).collect();
+            g.node_ids().filter(|n| !mentioned.contains(n) && g.is_barrier(*n)).map(|n| vec![n]).collect();
         for c in clusters {
             let mut ids: Vec<NodeId> = c.iter().map(|s| id(s)).collect();
             ids.sort();
