@@ -232,15 +232,10 @@ pub fn unfused_edges(graph: &Graph, clustering: &Clustering) -> usize {
     pairs.iter().filter(|(a, b)| cl[a.0] != cl[b.0]).count()
 }
 
-/// Whether output `output` of `n` is manifest (m_a = 0 of seed 000 §4.1 (6)): it is
-/// fused away only when every use is fused over (consumer in the same cluster, over a
-/// fusible edge) and it does not escape the block. An output with no use that does
-/// not escape is fused away (nothing needs it).
-pub fn is_manifest(graph: &Graph, clustering: &Clustering, n: NodeId, output: usize) -> bool {
-    let cl = assignment(graph, clustering);
-    manifest(graph, &cl, n, output)
-}
-
+/// Whether output `output` of `n` is manifest (m_a = 0 of seed 000 §4.1 (6)), under the
+/// cluster assignment `cl`: it is fused away only when every use is fused over (consumer
+/// in the same cluster, over a fusible edge) and it does not escape the block. An output
+/// with no use that does not escape is fused away (nothing needs it).
 fn manifest(graph: &Graph, cl: &[usize], n: NodeId, output: usize) -> bool {
     // A barrier (a call, a loop, an op of another dialect) produces all its results in
     // memory, used or not.

@@ -228,10 +228,6 @@ impl Graph {
         (0..self.nodes.len()).map(NodeId)
     }
 
-    pub fn edge_ids(&self) -> impl Iterator<Item = EdgeId> + '_ {
-        (0..self.edges.len()).map(EdgeId)
-    }
-
     pub fn edge(&self, id: EdgeId) -> &Edge {
         &self.edges[id.0]
     }

@@ -125,11 +125,6 @@ pub fn runtime_libraries_for(threads: Threads) -> Vec<String> {
     names.into_iter().map(|n| format!("{lib}/{n}")).filter(|p| Path::new(p).exists()).collect()
 }
 
-/// [`runtime_libraries_for`] sequential code.
-pub fn runtime_libraries() -> Vec<String> {
-    runtime_libraries_for(Threads::Sequential)
-}
-
 /// Lowers `module` (a program of the `array` dialect) to the LLVM dialect, sequential.
 pub fn lower_to_llvm(context: &Context, module: &mut Module, variant: Variant) -> Result<(), String> {
     lower_to_llvm_with(context, module, variant, Threads::Sequential)
