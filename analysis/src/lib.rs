@@ -16,4 +16,5 @@ pub mod graph;
 #[cfg(feature = "generators")]
 pub mod random;
 pub mod report;
+pub mod rng;
 pub mod validate;

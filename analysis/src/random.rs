@@ -3,28 +3,14 @@
 //! consumers of their rows), scans, filters and scatters over a few inputs.
 
 use super::graph::{Access, Edge, Graph, Node, NodeId, NodeKind, SizeClass};
+pub use super::rng::SplitMix64;
 
-/// SplitMix64: tiny, seedable, and good enough to vary program shapes.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
+/// The generator of random programs: [`SplitMix64`] started from the seed.
+pub type Rng = SplitMix64;
 
-impl Rng {
+impl SplitMix64 {
     pub fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next_u64() % 100 < percent
+        SplitMix64::from_state(seed ^ 0x9E37_79B9_7F4A_7C15)
     }
 }
 

@@ -791,7 +791,7 @@ pub(crate) mod tests {
     //! Hand-built graphs of the papers' examples, shared with `cost.rs`'s tests.
 
     use super::*;
-    use crate::graph::Node;
+    use crate::graph::{Edge, Node};
 
     /// A small graph builder: every node has one output and every input node is a
     /// [`NodeKind::Input`].

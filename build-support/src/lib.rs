@@ -57,3 +57,17 @@ pub fn emit_runtime_search_paths() {
 pub fn emit_scip_search_path() {
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", scip_lib_dir().display());
 }
+
+/// A C++ build against the MLIR 22 headers, with the flags MLIR's own libraries are built
+/// with (C++17, no RTTI, no exceptions); callers add their sources and compile.
+pub fn mlir_cpp_build() -> cc::Build {
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        .flag("-fno-rtti")
+        .flag("-fno-exceptions")
+        .flag("-Wno-unused-parameter")
+        .include(llvm_prefix().join("include"));
+    build
+}

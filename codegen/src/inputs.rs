@@ -10,25 +10,22 @@
 //! files instead: see [`shipped_inputs`].
 
 use crate::npy;
+use fusion_analysis::rng::SplitMix64;
 use fusion_interpreter::{ElemType, Type, Value};
 use std::path::{Path, PathBuf};
 
-/// SplitMix64, so that a seed gives the same inputs everywhere.
+/// The input generator ([`SplitMix64`]), so that a seed gives the same inputs everywhere.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// The generator of the runs of `seed` (the same for every function of a file).
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x5EED)
+        Rng(SplitMix64::from_state(seed ^ 0x5EED))
     }
 
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 }
 

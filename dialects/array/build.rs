@@ -35,13 +35,7 @@ fn main() {
         assert!(status.success(), "mlir-tblgen {generator} failed on {}", td.display());
     }
 
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .flag("-fno-rtti")
-        .flag("-fno-exceptions")
-        .flag("-Wno-unused-parameter")
-        .include(&include)
+    build_support::mlir_cpp_build()
         .include(&out)
         .include("cpp")
         .file("cpp/ArrayDialect.cpp")

@@ -5,6 +5,7 @@
 //! same file also gives the typed builders of [`ops`] through melior's `dialect!` macro.
 
 pub mod source;
+pub mod types;
 pub mod view;
 
 use melior::{

@@ -41,6 +41,7 @@ use melior::{
     Context,
     ir::{BlockLike, Module, RegionLike, TypeLike, ValueLike, attribute::StringAttribute, operation::OperationLike},
 };
+use array_dialect::types::element_bytes;
 use mlir_sys::MlirType;
 use std::path::Path;
 
@@ -56,25 +57,6 @@ pub struct Traffic {
     pub estimated: bool,
 }
 
-/// Bytes of one element of `ty`, for the types arrays hold.
-fn element_bytes(ty: MlirType) -> Option<u64> {
-    use mlir_sys::*;
-    // SAFETY: plain queries on a live type.
-    unsafe {
-        if mlirTypeIsAIndex(ty) {
-            Some(8)
-        } else if mlirTypeIsAInteger(ty) {
-            Some((mlirIntegerTypeGetWidth(ty) as u64).div_ceil(8))
-        } else if mlirTypeIsAFloat(ty) {
-            Some((mlirFloatTypeGetWidth(ty) as u64).div_ceil(8))
-        } else if mlirTypeIsAComplex(ty) {
-            element_bytes(mlirComplexTypeGetElementType(ty)).map(|b| 2 * b)
-        } else {
-            None
-        }
-    }
-}
-
 /// Bytes of an array of type `ty` whose dynamic extents are all `extent`; 0 for rank 0;
 /// `None` for a type that is no ranked tensor.
 pub fn array_bytes(ty: MlirType, extent: u64) -> Option<u64> {
@@ -88,7 +70,7 @@ pub fn array_bytes(ty: MlirType, extent: u64) -> Option<u64> {
         if rank == 0 {
             return Some(0);
         }
-        let element = element_bytes(mlirShapedTypeGetElementType(ty))?;
+        let element = element_bytes(melior::ir::Type::from_raw(mlirShapedTypeGetElementType(ty)))?;
         Some((0..rank).fold(element, |acc, d| {
             let n = if mlirShapedTypeIsDynamicDim(ty, d as isize) {
                 extent
