@@ -16,13 +16,18 @@
 //! FIRST in the C argument list.
 //!
 //! Memory. Input tensors are copied into buffers owned here; the compiled code never frees
-//! its arguments (bufferization treats them as not owned). Result buffers are produced by
-//! the compiled code: usually `malloc`ed, but a result may alias an argument or a
-//! `memref.global` constant, which must not be freed; we cannot tell these apart from the
-//! descriptor alone, so result buffers are deliberately leaked (the driver is a
-//! short-lived process; a long-running user would need an ownership protocol).
+//! its arguments (bufferization treats them as not owned). Result buffers belong to the
+//! caller under the function-boundary ABI of ownership-based buffer deallocation (the
+//! argument and the guarantees are spelled out in `raw.rs`'s module header): their
+//! elements are copied into interpreter values and each distinct allocation is then freed
+//! once; one whose allocated pointer is an argument's buffer (ruled out by the ABI) is
+//! never freed.
 
 use crate::pipeline::{Threads, Variant, lower_to_llvm_with, runtime_libraries_for};
+
+unsafe extern "C" {
+    fn free(pointer: *mut std::ffi::c_void);
+}
 use fusion_interpreter::{ElemType, Type, Value};
 use melior::{
     Context, ExecutionEngine,
@@ -334,15 +339,16 @@ impl Compiled {
         let started = std::time::Instant::now();
         unsafe { self.engine.invoke_packed(name, &mut packed) }.map_err(|e| format!("the call failed: {e}"))?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
-        drop((data, descriptors));
-        // Read the results back (result buffers are leaked: see the module header).
+        // Read the results back, then free their allocations (see the module header).
         let bytes = as_bytes(&mut result);
         let mut out = Vec::new();
+        let mut allocations = std::collections::BTreeSet::new();
         for (s, &off) in out_slots.iter().zip(&offsets) {
             match *s {
                 Slot::Scalar(e) => out.push(get(&bytes[off..], e)),
                 Slot::Memref(e, rank) => {
                     let word = |k: usize| i64::from_le_bytes(bytes[off + 8 * k..off + 8 * k + 8].try_into().unwrap());
+                    allocations.insert(word(0));
                     let aligned = word(1) as *const u8;
                     let offset = word(2);
                     let sizes: Vec<usize> = (0..rank).map(|k| word(3 + k) as usize).collect();
@@ -370,6 +376,17 @@ impl Compiled {
                 }
             }
         }
+        for buffer in &data {
+            allocations.remove(&(buffer.as_ptr() as i64));
+        }
+        for allocation in allocations {
+            // SAFETY: a result allocation the compiled code handed over (the caller owns it
+            // under the ABI above), not an argument's buffer, freed once (the set holds each
+            // allocation once) after its elements were copied out; it came from `malloc`,
+            // the allocator `finalize-memref-to-llvm` calls.
+            unsafe { free(allocation as *mut std::ffi::c_void) }
+        }
+        drop((data, descriptors));
         Ok((out, ms))
     }
 }

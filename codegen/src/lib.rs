@@ -2,7 +2,7 @@
 //! MLIR's upstream passes down to the LLVM dialect), JIT compilation through melior's
 //! `ExecutionEngine`, and calls of the compiled functions on the reference interpreter's
 //! values, so that the interpreter, the unfused and the fused compiled program can be
-//! compared on the same inputs (issue 5): [`check`] compares, [`inputs`] makes the inputs
+//! compared on the same inputs: [`check`] compares, [`inputs`] makes the inputs
 //! (generated from a seed, or read from [`npy`] files).
 
 pub mod aot;

@@ -2,7 +2,7 @@
 //! byte buffers with a shape ([`Buffer`]), results come back as tensors that own their
 //! memory ([`Tensor`]) and free it when dropped. This is the path for large inputs
 //! (benchmarks at 10^7 elements), where marshalling interpreter [`Value`]s element by
-//! element would dominate and leaking every result (as `jit.rs` does) would exhaust memory.
+//! element would dominate.
 //! The calling convention is `jit.rs`'s (see its module header): `_mlir_ciface_<name>`
 //! through the packed wrapper, memrefs as pointers to strided descriptors, several results
 //! or a memref result through a pointer to a C struct that comes first.

@@ -1,4 +1,4 @@
-//! The property test of issue 5: random well-typed programs with random inputs give the
+//! The compiled differential property test: random well-typed programs with random inputs give the
 //! same results through the reference interpreter (the oracle, on the unfused and on the
 //! fused program), the JIT-compiled unfused program and the JIT-compiled ILP-fused program.
 //! The programs are integer programs (maps with free variables, folds, filters, scans,

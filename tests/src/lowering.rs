@@ -1,7 +1,8 @@
-//! `array-to-loops` (first slice) end to end: small programs without tensor arguments
-//! are lowered (array-to-loops, then MLIR 22's upstream pipeline to the LLVM dialect),
+//! `array-to-loops` end to end: small programs without tensor arguments (in
+//! `tests/programs/lowering/`) are lowered (array-to-loops, then MLIR 22's upstream
+//! pipeline to the LLVM dialect),
 //! JIT-compiled with melior's `ExecutionEngine`, run, and their result compared with the
-//! reference interpreter's on the unlowered program. Also: ops outside the slice are
+//! reference interpreter's on the unlowered program. Also: sugar the lowering keeps is
 //! left intact and the partially lowered program still verifies.
 
 use melior::{
@@ -86,68 +87,14 @@ fn assert_same(source: &str, name: &str, known: Option<i64>) {
 
 #[test]
 fn generate_map_fold_sum_of_squares() {
-    let source = r#"
-func.func @sumSquares() -> i64 {
-  %n = arith.constant 10 : index
-  %z = arith.constant 0 : i64
-  %is = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    array.yield %v : i64
-  }
-  %sq = array.map %is : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %y = arith.muli %x, %x : i64
-    array.yield %y : i64
-  }
-  %s = array.fold %sq init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %r = tensor.extract %s[] : tensor<i64>
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/generate_map_fold_sum_of_squares.mlir");
     assert_same(source, "sumSquares", Some(285));
 }
 
 #[test]
 fn gather_with_integer_indices_then_fold() {
     // xs[i] = 3*i + 1 for i < 8; is[k] = (5*k) mod 8 as i32 for k < 6; sum of xs[is].
-    let source = r#"
-func.func @gatherSum() -> i64 {
-  %n = arith.constant 8 : index
-  %m = arith.constant 6 : index
-  %z = arith.constant 0 : i64
-  %xs = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    %c3 = arith.constant 3 : i64
-    %c1 = arith.constant 1 : i64
-    %t = arith.muli %v, %c3 : i64
-    %u = arith.addi %t, %c1 : i64
-    array.yield %u : i64
-  }
-  %is = array.generate (%m) : tensor<?xi32> {
-  ^bb0(%k: index):
-    %v = arith.index_cast %k : index to i32
-    %c5 = arith.constant 5 : i32
-    %c8 = arith.constant 8 : i32
-    %t = arith.muli %v, %c5 : i32
-    %u = arith.remui %t, %c8 : i32
-    array.yield %u : i32
-  }
-  %ys = array.gather %xs[%is] : tensor<?xi64>[tensor<?xi32>] -> tensor<?xi64>
-  %s = array.fold %ys init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %r = tensor.extract %s[] : tensor<i64>
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/gather_with_integer_indices_then_fold.mlir");
     // is = 0 5 2 7 4 1 → xs = 1 16 7 22 13 4 → 63.
     assert_same(source, "gatherSum", Some(63));
 }
@@ -157,58 +104,7 @@ fn two_dimensional_fold_and_binary_map() {
     // m[i][j] = 10*i + j (3 x 4); row sums and row maxima by one fold with two
     // accumulators; a binary map with two results combines them; a ternary map
     // weights (sum - max) by the diagonal (a 2-D gather) and adds max^2; a fold sums.
-    let source = r#"
-func.func @rows() -> i64 {
-  %r3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %z = arith.constant 0 : i64
-  %lo = arith.constant -1000 : i64
-  %m = array.generate (%r3, %c4) : tensor<?x4xi64> {
-  ^bb0(%i: index, %j: index):
-    %a = arith.index_cast %i : index to i64
-    %b = arith.index_cast %j : index to i64
-    %c10 = arith.constant 10 : i64
-    %t = arith.muli %a, %c10 : i64
-    %u = arith.addi %t, %b : i64
-    array.yield %u : i64
-  }
-  %sums, %maxs = array.fold %m, %m init(%z, %lo : i64, i64) : tensor<?x4xi64>, tensor<?x4xi64> -> tensor<?xi64>, tensor<?xi64> {
-  ^bb0(%s: i64, %mx: i64, %x: i64, %y: i64):
-    %a = arith.addi %s, %x : i64
-    %b = arith.maxsi %mx, %y : i64
-    array.yield %a, %b : i64, i64
-  }
-  %d, %e = array.map %sums, %maxs : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> {
-  ^bb0(%s: i64, %mx: i64):
-    %a = arith.subi %s, %mx : i64
-    %b = arith.muli %mx, %mx : i64
-    array.yield %a, %b : i64, i64
-  }
-  %ri = array.generate (%r3) : tensor<?xindex> {
-  ^bb0(%k: index):
-    array.yield %k : index
-  }
-  %ci = array.generate (%r3) : tensor<?xi64> {
-  ^bb0(%k: index):
-    %v = arith.index_cast %k : index to i64
-    array.yield %v : i64
-  }
-  %diag = array.gather %m[%ri, %ci] : tensor<?x4xi64>[tensor<?xindex>, tensor<?xi64>] -> tensor<?xi64>
-  %w = array.map %d, %e, %diag : tensor<?xi64>, tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64, %y: i64, %g: i64):
-    %p = arith.muli %x, %g : i64
-    %b = arith.addi %p, %y : i64
-    array.yield %b : i64
-  }
-  %t = array.fold %w init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %r = tensor.extract %t[] : tensor<i64>
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/two_dimensional_fold_and_binary_map.mlir");
     // rows: sums 6, 46, 86; maxs 3, 13, 23; d = 3, 33, 63; e = 9, 169, 529;
     // diag = m[0][0], m[1][1], m[2][2] = 0, 11, 22 → 0+9 + 363+169 + 1386+529 = 2456.
     assert_same(source, "rows", Some(2456));
@@ -216,37 +112,7 @@ func.func @rows() -> i64 {
 
 #[test]
 fn sugar_is_left_intact_and_a_filter_cluster_is_one_loop() {
-    let source = r#"
-func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
-  %c0 = arith.constant 0 : i64
-  %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %y = arith.addi %x, %x : i64
-    array.yield %y : i64
-  }
-  %gts = array.reverse %ys : tensor<?xi64>
-  %zs = array.cluster -> tensor<?xi64> {
-    %v = array.vertical -> tensor<?xi64> producer {
-      %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-      ^bb0(%x: i64):
-        %y = arith.muli %x, %x : i64
-        array.yield %y : i64
-      }
-      array.yield %m : tensor<?xi64>
-    } consumer {
-    ^bb0(%ms: tensor<?xi64>):
-      %f = array.filter %ms : tensor<?xi64> -> tensor<?xi64> {
-      ^bb0(%x: i64):
-        %p = arith.cmpi sgt, %x, %c0 : i64
-        array.yield %p : i1
-      }
-      array.yield %f : tensor<?xi64>
-    }
-    array.yield %v : tensor<?xi64>
-  }
-  return %gts, %zs : tensor<?xi64>, tensor<?xi64>
-}
-"#;
+    let source = include_str!("../programs/lowering/sugar_is_left_intact_and_a_filter_cluster_is_one_loop.mlir");
     let context = context();
     let mut module = array_dialect::source::parse_source(&context, source, "partial.mlir").expect("parses");
     run_pipeline(&context, &mut module, "builtin.module(array-to-loops)");
@@ -262,7 +128,7 @@ func.func @partial(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
 }
 
 // ---------------------------------------------------------------------------
-// Second slice: fused clusters of maps, generates and folds become one loop nest each.
+// Fused clusters of maps, generates and folds become one loop nest each.
 // ---------------------------------------------------------------------------
 
 /// The outermost loops (`scf.parallel` or `scf.for` directly in a function) of `module`.
@@ -330,29 +196,7 @@ fn fuse_and_jit(source: &str, name: &str) -> (i64, i64, usize) {
 
 #[test]
 fn fused_generate_map_fold_is_one_loop() {
-    let source = r#"
-func.func @sumSquares() -> i64 {
-  %n = arith.constant 10 : index
-  %z = arith.constant 0 : i64
-  %is = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    array.yield %v : i64
-  }
-  %sq = array.map %is : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %y = arith.muli %x, %x : i64
-    array.yield %y : i64
-  }
-  %s = array.fold %sq init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %r = tensor.extract %s[] : tensor<i64>
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/fused_generate_map_fold_is_one_loop.mlir");
     let (expected, got, clusters) = fuse_and_jit(source, "sumSquares");
     assert_eq!(expected, 285);
     assert_eq!(got, expected);
@@ -363,60 +207,7 @@ func.func @sumSquares() -> i64 {
 fn fused_horizontal_and_diagonal_clusters() {
     // xs[i] = i (i < 7); ys = 2x+1; qs = x*x; s1 = sum ys; s2 = sum qs; ds = ys - qs
     // (reads both); s3 = sum ds; the result is s1 * 10000 + s2 * 100 + s3.
-    let source = r#"
-func.func @shared() -> i64 {
-  %n = arith.constant 7 : index
-  %z = arith.constant 0 : i64
-  %xs = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    array.yield %v : i64
-  }
-  %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %c2 = arith.constant 2 : i64
-    %c1 = arith.constant 1 : i64
-    %t = arith.muli %x, %c2 : i64
-    %u = arith.addi %t, %c1 : i64
-    array.yield %u : i64
-  }
-  %qs = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %q = arith.muli %x, %x : i64
-    array.yield %q : i64
-  }
-  %s1 = array.fold %ys init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %s2 = array.fold %qs init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %ds = array.map %ys, %qs : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%y: i64, %q: i64):
-    %d = arith.subi %y, %q : i64
-    array.yield %d : i64
-  }
-  %s3 = array.fold %ds init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %a = tensor.extract %s1[] : tensor<i64>
-  %b = tensor.extract %s2[] : tensor<i64>
-  %c = tensor.extract %s3[] : tensor<i64>
-  %k4 = arith.constant 10000 : i64
-  %k2 = arith.constant 100 : i64
-  %p = arith.muli %a, %k4 : i64
-  %q = arith.muli %b, %k2 : i64
-  %pq = arith.addi %p, %q : i64
-  %r = arith.addi %pq, %c : i64
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/fused_horizontal_and_diagonal_clusters.mlir");
     let (expected, got, clusters) = fuse_and_jit(source, "shared");
     // s1 = 49, s2 = 91, s3 = -42 → 490000 + 9100 - 42.
     assert_eq!(expected, 499058);
@@ -425,7 +216,7 @@ func.func @shared() -> i64 {
 }
 
 // ---------------------------------------------------------------------------
-// Third slice: scan and scatter outside clusters.
+// Scan and scatter outside clusters.
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -453,35 +244,7 @@ fn scans_in_all_four_forms() {
         )
     };
     let source = format!(
-        r#"
-func.func @scans() -> i64 {{
-  %n = arith.constant 5 : index
-  %z = arith.constant 0 : i64
-  %c2 = arith.constant 2 : i64
-  %c3 = arith.constant 3 : i64
-  %k = arith.constant 1000 : i64
-  %xs = array.generate (%n) : tensor<?xi64> {{
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    %one = arith.constant 1 : i64
-    %w = arith.addi %v, %one : i64
-    array.yield %w : i64
-  }}
-{}{}{}{}
-  %w1 = arith.constant 1 : i64
-  %w2 = arith.constant 3 : i64
-  %w3 = arith.constant 7 : i64
-  %w4 = arith.constant 13 : i64
-  %p1 = arith.muli %lie, %w1 : i64
-  %p2 = arith.muli %lee, %w2 : i64
-  %p3 = arith.muli %rie, %w3 : i64
-  %p4 = arith.muli %ree, %w4 : i64
-  %s12 = arith.addi %p1, %p2 : i64
-  %s34 = arith.addi %p3, %p4 : i64
-  %r = arith.addi %s12, %s34 : i64
-  return %r : i64
-}}
-"#,
+        include_str!("../programs/lowering/scans_in_all_four_forms.mlir"),
         scan("li", "left", "inclusive"),
         scan("le", "left", "exclusive"),
         scan("ri", "right", "inclusive"),
@@ -494,44 +257,7 @@ func.func @scans() -> i64 {{
 fn two_dimensional_right_exclusive_scan() {
     // m[i][j] = 10*i + j (3x4); right exclusive scan of each row with a*2 + x, init 1;
     // every row reduced with acc*1000 + x, the rows summed.
-    let source = r#"
-func.func @scan2d() -> i64 {
-  %r3 = arith.constant 3 : index
-  %c4 = arith.constant 4 : index
-  %z = arith.constant 0 : i64
-  %one = arith.constant 1 : i64
-  %c2 = arith.constant 2 : i64
-  %k = arith.constant 1000 : i64
-  %m = array.generate (%r3, %c4) : tensor<?x?xi64> {
-  ^bb0(%i: index, %j: index):
-    %a = arith.index_cast %i : index to i64
-    %b = arith.index_cast %j : index to i64
-    %ten = arith.constant 10 : i64
-    %t = arith.muli %a, %ten : i64
-    %u = arith.addi %t, %b : i64
-    array.yield %u : i64
-  }
-  %s = array.scan right exclusive %m init(%one : i64) : tensor<?x?xi64> -> tensor<?x?xi64> {
-  ^bb0(%a: i64, %x: i64):
-    %t = arith.muli %a, %c2 : i64
-    %u = arith.addi %t, %x : i64
-    array.yield %u : i64
-  }
-  %rows = array.fold %s init(%z : i64) : tensor<?x?xi64> -> tensor<?xi64> {
-  ^bb0(%acc: i64, %x: i64):
-    %t = arith.muli %acc, %k : i64
-    %u = arith.addi %t, %x : i64
-    array.yield %u : i64
-  }
-  %all = array.fold %rows init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %u = arith.addi %acc, %x : i64
-    array.yield %u : i64
-  }
-  %r = tensor.extract %all[] : tensor<i64>
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/two_dimensional_right_exclusive_scan.mlir");
     assert_same(source, "scan2d", Some(285_126_045_003));
 }
 
@@ -541,65 +267,7 @@ fn histogram_and_ordered_scatter() {
     // of ones by `+` into 5 zeros gives 2,4,0,0,4. A second scatter of vs[k] = k with
     // the non-commutative old*10 + new shows that the elements are combined in source
     // order. Both results are encoded with the fold acc*1000 + x (histogram) and summed.
-    let source = r#"
-func.func @histogram() -> i64 {
-  %n = arith.constant 10 : index
-  %b = arith.constant 5 : index
-  %z = arith.constant 0 : i64
-  %k = arith.constant 1000 : i64
-  %is = array.generate (%n) : tensor<?xi32> {
-  ^bb0(%i: index):
-    %sq = arith.muli %i, %i : index
-    %c5 = arith.constant 5 : index
-    %m = arith.remui %sq, %c5 : index
-    %v = arith.index_cast %m : index to i32
-    array.yield %v : i32
-  }
-  %ones, %vs = array.generate (%n) : tensor<?xi64>, tensor<?xi64> {
-  ^bb0(%i: index):
-    %o = arith.constant 1 : i64
-    %v = arith.index_cast %i : index to i64
-    array.yield %o, %v : i64, i64
-  }
-  %zeros = array.generate (%b) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %o = arith.constant 0 : i64
-    array.yield %o : i64
-  }
-  %zeros2 = array.generate (%b) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %o = arith.constant 0 : i64
-    array.yield %o : i64
-  }
-  %h = array.scatter %zeros[%is], %ones : tensor<?xi64>[tensor<?xi32>], tensor<?xi64> combine {
-  ^bb0(%old: i64, %new: i64):
-    %s = arith.addi %old, %new : i64
-    array.yield %s : i64
-  }
-  %o = array.scatter %zeros2[%is], %vs : tensor<?xi64>[tensor<?xi32>], tensor<?xi64> combine {
-  ^bb0(%old: i64, %new: i64):
-    %ten = arith.constant 10 : i64
-    %t = arith.muli %old, %ten : i64
-    %s = arith.addi %t, %new : i64
-    array.yield %s : i64
-  }
-  %hf = array.fold %h init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %t = arith.muli %acc, %k : i64
-    %u = arith.addi %t, %x : i64
-    array.yield %u : i64
-  }
-  %of = array.fold %o init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %u = arith.addi %acc, %x : i64
-    array.yield %u : i64
-  }
-  %a = tensor.extract %hf[] : tensor<i64>
-  %c = tensor.extract %of[] : tensor<i64>
-  %r = arith.addi %a, %c : i64
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/histogram_and_ordered_scatter.mlir");
     // Histogram 2,4,0,0,4 → 2004000000004. Ordered: bucket 0 ← 0,5 → 5; bucket 1 ← 1,4,6,9
     // → 1469; bucket 4 ← 2,3,7,8 → 2378; sum 3852.
     assert_same(source, "histogram", Some(2_004_000_000_004 + 3852));
@@ -610,44 +278,7 @@ fn fused_gather_simple1_is_one_loop() {
     // seed 000 simple1 with generated inputs: xs[i] = i (i < 8), is[k] = (3k) mod 8 as
     // i32 (k < 8, a permutation), as = 2x + 1 fused into the gather, then summed. The
     // generate feeding `is` and the fold fuse too, so the map runs at the gathered index.
-    let source = r#"
-func.func @simple1() -> i64 {
-  %n = arith.constant 8 : index
-  %z = arith.constant 0 : i64
-  %k = arith.constant 100 : i64
-  %xs = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    array.yield %v : i64
-  }
-  %is = array.generate (%n) : tensor<?xi32> {
-  ^bb0(%i: index):
-    %c3 = arith.constant 3 : index
-    %c8 = arith.constant 8 : index
-    %t = arith.muli %i, %c3 : index
-    %m = arith.remui %t, %c8 : index
-    %v = arith.index_cast %m : index to i32
-    array.yield %v : i32
-  }
-  %as = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %c2 = arith.constant 2 : i64
-    %c1 = arith.constant 1 : i64
-    %twice = arith.muli %x, %c2 : i64
-    %a = arith.addi %twice, %c1 : i64
-    array.yield %a : i64
-  }
-  %bs = array.gather %as[%is] : tensor<?xi64>[tensor<?xi32>] -> tensor<?xi64>
-  %s = array.fold %bs init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %t = arith.muli %acc, %k : i64
-    %u = arith.addi %t, %x : i64
-    array.yield %u : i64
-  }
-  %r = tensor.extract %s[] : tensor<i64>
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/fused_gather_simple1_is_one_loop.mlir");
     let (expected, got, clusters) = fuse_and_jit(source, "simple1");
     // bs = 2*is[k] + 1 for is = 0,3,6,1,4,7,2,5 → 1,7,13,3,9,15,5,11 in base 100.
     assert_eq!(expected, 1_07_13_03_09_15_05_11);
@@ -656,73 +287,18 @@ func.func @simple1() -> i64 {
 }
 
 // ---------------------------------------------------------------------------
-// Fourth slice: filter and expand outside clusters, sequentially.
+// Filter and expand outside clusters, sequentially.
 // ---------------------------------------------------------------------------
 
 /// Lowers `source` with array-to-loops only; its text.
 fn lowered_text(source: &str) -> String {
     let context = context();
-    let mut module = array_dialect::source::parse_source(&context, source, "slice4.mlir").expect("parses");
+    let mut module = array_dialect::source::parse_source(&context, source, "filter_expand.mlir").expect("parses");
     run_pipeline(&context, &mut module, "builtin.module(array-to-loops)");
     module.as_operation().to_string()
 }
 
-const FILTER_TWO: &str = r#"
-func.func @filterTwo() -> i64 {
-  %n = arith.constant 10 : index
-  %z = arith.constant 0 : i64
-  %z32 = arith.constant 0 : i32
-  %xs = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    array.yield %v : i64
-  }
-  %ys = array.generate (%n) : tensor<?xi32> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i32
-    %s = arith.muli %v, %v : i32
-    array.yield %s : i32
-  }
-  %fx, %fy = array.filter %xs, %ys : tensor<?xi64>, tensor<?xi32> -> tensor<?xi64>, tensor<?xi32> {
-  ^bb0(%x: i64, %y: i32):
-    %c2 = arith.constant 2 : i64
-    %c10 = arith.constant 10 : i32
-    %r = arith.remsi %x, %c2 : i64
-    %c1 = arith.constant 1 : i64
-    %odd = arith.cmpi eq, %r, %c1 : i64
-    %big = arith.cmpi sgt, %y, %c10 : i32
-    %p = arith.andi %odd, %big : i1
-    array.yield %p : i1
-  }
-  %sx = array.fold %fx init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %sy = array.fold %fy init(%z32 : i32) : tensor<?xi32> -> tensor<i32> {
-  ^bb0(%acc: i32, %y: i32):
-    %a = arith.addi %acc, %y : i32
-    array.yield %a : i32
-  }
-  %cnt = array.fold %fx init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %one = arith.constant 1 : i64
-    %a = arith.addi %acc, %one : i64
-    array.yield %a : i64
-  }
-  %a = tensor.extract %sx[] : tensor<i64>
-  %b32 = tensor.extract %sy[] : tensor<i32>
-  %b = arith.extsi %b32 : i32 to i64
-  %c = tensor.extract %cnt[] : tensor<i64>
-  %m6 = arith.constant 1000000 : i64
-  %m3 = arith.constant 1000 : i64
-  %a6 = arith.muli %a, %m6 : i64
-  %b3 = arith.muli %b, %m3 : i64
-  %t = arith.addi %a6, %b3 : i64
-  %r = arith.addi %t, %c : i64
-  return %r : i64
-}
-"#;
+const FILTER_TWO: &str = include_str!("../programs/lowering/filter_two.mlir");
 
 #[test]
 fn filter_of_two_arrays_then_folds() {
@@ -733,36 +309,7 @@ fn filter_of_two_arrays_then_folds() {
     assert!(text.contains("scf.if") && text.contains("memref.reinterpret_cast"), "{text}");
 }
 
-const EXPAND_SEED004: &str = r#"
-func.func @expand3() -> i64 {
-  %n = arith.constant 4 : index
-  %z = arith.constant 0 : i64
-  %xs = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    %c1 = arith.constant 1 : i64
-    %w = arith.addi %v, %c1 : i64
-    array.yield %w : i64
-  }
-  %c3 = arith.constant 3 : index
-  %ys = array.expand %xs : tensor<?xi64> -> tensor<?xi64> count {
-  ^bb0(%a: i64):
-    array.yield %c3 : index
-  } get {
-  ^bb0(%a: i64, %j: index):
-    %jj = arith.index_cast %j : index to i64
-    %y = arith.muli %a, %jj : i64
-    array.yield %y : i64
-  }
-  %s = array.fold %ys init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %a = arith.addi %acc, %x : i64
-    array.yield %a : i64
-  }
-  %r = tensor.extract %s[] : tensor<i64>
-  return %r : i64
-}
-"#;
+const EXPAND_SEED004: &str = include_str!("../programs/lowering/expand_seed004.mlir");
 
 #[test]
 fn expand_of_seed_004() {
@@ -779,49 +326,7 @@ fn expand_of_seed_004() {
 fn expand_with_data_dependent_counts_and_empty_segments() {
     // xs = 0..5, count x = x mod 3 (0 1 2 0 1 2), two results: 10x + j and j.
     // Segments: [] [10] [20 21] [] [40] [50 51] → sum 192; j sum 0+0+1+0+0+1 = 2; 6 elements.
-    let source = r#"
-func.func @expandVar() -> i64 {
-  %n = arith.constant 6 : index
-  %z = arith.constant 0 : i64
-  %xs = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    array.yield %v : i64
-  }
-  %ys, %js = array.expand %xs : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> count {
-  ^bb0(%a: i64):
-    %c3 = arith.constant 3 : i64
-    %r = arith.remsi %a, %c3 : i64
-    %k = arith.index_cast %r : i64 to index
-    array.yield %k : index
-  } get {
-  ^bb0(%a: i64, %j: index):
-    %jj = arith.index_cast %j : index to i64
-    %c10 = arith.constant 10 : i64
-    %t = arith.muli %a, %c10 : i64
-    %y = arith.addi %t, %jj : i64
-    array.yield %y, %jj : i64, i64
-  }
-  %s, %sj, %cnt = array.fold %ys, %js, %ys init(%z, %z, %z : i64, i64, i64) : tensor<?xi64>, tensor<?xi64>, tensor<?xi64> -> tensor<i64>, tensor<i64>, tensor<i64> {
-  ^bb0(%a: i64, %b: i64, %c: i64, %y: i64, %j: i64, %y2: i64):
-    %one = arith.constant 1 : i64
-    %a2 = arith.addi %a, %y : i64
-    %b2 = arith.addi %b, %j : i64
-    %c2 = arith.addi %c, %one : i64
-    array.yield %a2, %b2, %c2 : i64, i64, i64
-  }
-  %x = tensor.extract %s[] : tensor<i64>
-  %y = tensor.extract %sj[] : tensor<i64>
-  %c = tensor.extract %cnt[] : tensor<i64>
-  %m1000 = arith.constant 1000 : i64
-  %m100 = arith.constant 100 : i64
-  %x3 = arith.muli %x, %m1000 : i64
-  %y2 = arith.muli %y, %m100 : i64
-  %t = arith.addi %x3, %y2 : i64
-  %r = arith.addi %t, %c : i64
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/expand_with_data_dependent_counts_and_empty_segments.mlir");
     assert_same(source, "expandVar", Some(192_206));
 }
 
@@ -829,72 +334,12 @@ func.func @expandVar() -> i64 {
 fn filter_then_expand_and_an_empty_filter() {
     // xs = 0..7; odd ones 1 3 5 7 expanded to 0..x-1: sums 0 + 3 + 10 + 21 = 34 over
     // 16 elements; a filter keeping nothing gives an empty vector (fold 0, count 0).
-    let source = r#"
-func.func @chain() -> i64 {
-  %n = arith.constant 8 : index
-  %z = arith.constant 0 : i64
-  %xs = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    array.yield %v : i64
-  }
-  %odd = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %c1 = arith.constant 1 : i64
-    %b = arith.andi %x, %c1 : i64
-    %p = arith.cmpi eq, %b, %c1 : i64
-    array.yield %p : i1
-  }
-  %none = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %c100 = arith.constant 100 : i64
-    %p = arith.cmpi sgt, %x, %c100 : i64
-    array.yield %p : i1
-  }
-  %ys = array.expand %odd : tensor<?xi64> -> tensor<?xi64> count {
-  ^bb0(%a: i64):
-    %k = arith.index_cast %a : i64 to index
-    array.yield %k : index
-  } get {
-  ^bb0(%a: i64, %j: index):
-    %jj = arith.index_cast %j : index to i64
-    array.yield %jj : i64
-  }
-  %s, %cnt = array.fold %ys, %ys init(%z, %z : i64, i64) : tensor<?xi64>, tensor<?xi64> -> tensor<i64>, tensor<i64> {
-  ^bb0(%a: i64, %c: i64, %y: i64, %y2: i64):
-    %one = arith.constant 1 : i64
-    %a2 = arith.addi %a, %y : i64
-    %c2 = arith.addi %c, %one : i64
-    array.yield %a2, %c2 : i64, i64
-  }
-  %e, %ecnt = array.fold %none, %none init(%z, %z : i64, i64) : tensor<?xi64>, tensor<?xi64> -> tensor<i64>, tensor<i64> {
-  ^bb0(%a: i64, %c: i64, %y: i64, %y2: i64):
-    %one = arith.constant 1 : i64
-    %a2 = arith.addi %a, %y : i64
-    %c2 = arith.addi %c, %one : i64
-    array.yield %a2, %c2 : i64, i64
-  }
-  %x = tensor.extract %s[] : tensor<i64>
-  %c = tensor.extract %cnt[] : tensor<i64>
-  %ex = tensor.extract %e[] : tensor<i64>
-  %ec = tensor.extract %ecnt[] : tensor<i64>
-  %m10000 = arith.constant 10000 : i64
-  %m100 = arith.constant 100 : i64
-  %m10 = arith.constant 10 : i64
-  %x4 = arith.muli %x, %m10000 : i64
-  %c2 = arith.muli %c, %m100 : i64
-  %e1 = arith.muli %ex, %m10 : i64
-  %t = arith.addi %x4, %c2 : i64
-  %u = arith.addi %t, %e1 : i64
-  %r = arith.addi %u, %ec : i64
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/filter_then_expand_and_an_empty_filter.mlir");
     assert_same(source, "chain", Some(341_600));
 }
 
 // ---------------------------------------------------------------------------
-// Fifth slice: scalar queries, filters and scans in clusters, folds fused into gathers.
+// Scalar queries, filters and scans in clusters, folds fused into gathers.
 // ---------------------------------------------------------------------------
 
 /// `fuse_and_jit` and the lowered text of the fused program: the interpreter and the JIT
@@ -927,73 +372,7 @@ fn fused_lowered_text(source: &str) -> (String, Vec<String>) {
 /// seed 001 normalize2 without arguments: xs[i] = (7i mod 11) - 5; two folds, a filter
 /// of xs and a fold of the kept elements (the filter's consumer runs under the
 /// predicate), and maps reading the sums through `array.index` of rank-0 arrays.
-const NORMALIZE2: &str = r#"
-func.func @normalize2() -> i64 {
-  %n = arith.constant 20 : index
-  %z = arith.constant 0 : i64
-  %xs = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    %c7 = arith.constant 7 : i64
-    %c11 = arith.constant 11 : i64
-    %c5 = arith.constant 5 : i64
-    %m = arith.muli %v, %c7 : i64
-    %r = arith.remsi %m, %c11 : i64
-    %x = arith.subi %r, %c5 : i64
-    array.yield %x : i64
-  }
-  %sum1 = array.fold %xs init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%a: i64, %x: i64):
-    %s = arith.addi %a, %x : i64
-    array.yield %s : i64
-  }
-  %gts = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %p = arith.cmpi sgt, %x, %z : i64
-    array.yield %p : i1
-  }
-  %sum2 = array.fold %gts init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%a: i64, %x: i64):
-    %s = arith.addi %a, %x : i64
-    array.yield %s : i64
-  }
-  %ys1 = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %s = array.index %sum1[] : tensor<i64>
-    %c100 = arith.constant 100 : i64
-    %y = arith.muli %x, %c100 : i64
-    %q = arith.addi %y, %s : i64
-    array.yield %q : i64
-  }
-  %ys2 = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %s = array.index %sum2[] : tensor<i64>
-    %y = arith.muli %x, %s : i64
-    array.yield %y : i64
-  }
-  %t1 = array.fold %ys1 init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%a: i64, %x: i64):
-    %s = arith.addi %a, %x : i64
-    array.yield %s : i64
-  }
-  %t2 = array.fold %ys2 init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%a: i64, %x: i64):
-    %s = arith.addi %a, %x : i64
-    array.yield %s : i64
-  }
-  %len = array.dim %gts, 0 : tensor<?xi64>
-  %a = tensor.extract %t1[] : tensor<i64>
-  %b = tensor.extract %t2[] : tensor<i64>
-  %l = arith.index_cast %len : index to i64
-  %m6 = arith.constant 1000000 : i64
-  %m3 = arith.constant 1000 : i64
-  %a6 = arith.muli %a, %m6 : i64
-  %b3 = arith.muli %b, %m3 : i64
-  %t = arith.addi %a6, %b3 : i64
-  %r = arith.addi %t, %l : i64
-  return %r : i64
-}
-"#;
+const NORMALIZE2: &str = include_str!("../programs/lowering/normalize2.mlir");
 
 #[test]
 fn normalize2_with_a_filter_in_a_cluster() {
@@ -1011,58 +390,7 @@ fn normalize2_with_a_filter_in_a_cluster() {
 }
 
 /// seed 000 simple4 without arguments: a 2-D fold fused into a gather.
-const SIMPLE4: &str = r#"
-func.func @simple4() -> i64 {
-  %n = arith.constant 6 : index
-  %m = arith.constant 5 : index
-  %k = arith.constant 4 : index
-  %z = arith.constant 0 : i64
-  %xs = array.generate (%n, %m) : tensor<?x?xi64> {
-  ^bb0(%i: index, %j: index):
-    %a = arith.index_cast %i : index to i64
-    %b = arith.index_cast %j : index to i64
-    %c10 = arith.constant 10 : i64
-    %t = arith.muli %a, %c10 : i64
-    %v = arith.addi %t, %b : i64
-    array.yield %v : i64
-  }
-  %is = array.generate (%k) : tensor<?xindex> {
-  ^bb0(%i: index):
-    %c5 = arith.constant 5 : index
-    %c6 = arith.constant 6 : index
-    %t = arith.muli %i, %c5 : index
-    %r = arith.remui %t, %c6 : index
-    array.yield %r : index
-  }
-  %sums = array.fold %xs init(%z : i64) : tensor<?x?xi64> -> tensor<?xi64> {
-  ^bb0(%a: i64, %x: i64):
-    %s = arith.addi %a, %x : i64
-    array.yield %s : i64
-  }
-  %g = array.gather %sums[%is] : tensor<?xi64>[tensor<?xindex>] -> tensor<?xi64>
-  %w = array.generate (%k) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    %c1 = arith.constant 1 : i64
-    %c1000 = arith.constant 1000 : i64
-    %p = arith.addi %v, %c1 : i64
-    %e = arith.muli %p, %c1000 : i64
-    array.yield %e : i64
-  }
-  %h = array.map %g, %w : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%a: i64, %b: i64):
-    %y = arith.muli %a, %b : i64
-    array.yield %y : i64
-  }
-  %r = array.fold %h init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%a: i64, %x: i64):
-    %s = arith.addi %a, %x : i64
-    array.yield %s : i64
-  }
-  %e = tensor.extract %r[] : tensor<i64>
-  return %e : i64
-}
-"#;
+const SIMPLE4: &str = include_str!("../programs/lowering/simple4.mlir");
 
 #[test]
 fn simple4_fold_fused_into_a_gather() {
@@ -1075,67 +403,7 @@ fn simple4_fold_fused_into_a_gather() {
 
 /// The random generator's combinators fused together: a reverse (`array.dim` +
 /// generate + gather), a left inclusive and a right exclusive scan, a filter and folds.
-const GENERATOR_MIX: &str = r#"
-func.func @mix() -> i64 {
-  %n = arith.constant 9 : index
-  %c0 = arith.constant 0 : i64
-  %a0 = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    %c3 = arith.constant 3 : i64
-    %c4 = arith.constant 4 : i64
-    %m = arith.muli %v, %c3 : i64
-    %x = arith.subi %m, %c4 : i64
-    array.yield %x : i64
-  }
-  %n1 = array.dim %a0, 0 : tensor<?xi64>
-  %is1 = array.generate (%n1) : tensor<?xindex> {
-  ^bb0(%j: index):
-    %c1 = arith.constant 1 : index
-    %m = arith.subi %n1, %j : index
-    %k = arith.subi %m, %c1 : index
-    array.yield %k : index
-  }
-  %v1 = array.gather %a0[%is1] : tensor<?xi64>[tensor<?xindex>] -> tensor<?xi64>
-  %v2 = array.scan left inclusive %v1 init(%c0 : i64) : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%acc: i64, %x: i64):
-    %t = arith.addi %acc, %x : i64
-    array.yield %t : i64
-  }
-  %v3 = array.scan right exclusive %a0 init(%c0 : i64) : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%acc: i64, %x: i64):
-    %t = arith.addi %acc, %x : i64
-    array.yield %t : i64
-  }
-  %v4 = array.filter %v2 : tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64):
-    %p = arith.cmpi sgt, %x, %c0 : i64
-    array.yield %p : i1
-  }
-  %v5 = array.map %v4, %v4 : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {
-  ^bb0(%x: i64, %y: i64):
-    %t = arith.addi %x, %y : i64
-    %u = arith.muli %t, %y : i64
-    array.yield %u : i64
-  }
-  %f1 = array.fold %v5 init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %t = arith.addi %acc, %x : i64
-    array.yield %t : i64
-  }
-  %f2 = array.fold %v3 init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %t = arith.addi %acc, %x : i64
-    array.yield %t : i64
-  }
-  %a = tensor.extract %f1[] : tensor<i64>
-  %b = tensor.extract %f2[] : tensor<i64>
-  %m = arith.constant 100000 : i64
-  %am = arith.muli %a, %m : i64
-  %r = arith.addi %am, %b : i64
-  return %r : i64
-}
-"#;
+const GENERATOR_MIX: &str = include_str!("../programs/lowering/generator_mix.mlir");
 
 #[test]
 fn generator_combinators_fused_and_compiled() {
@@ -1160,58 +428,7 @@ fn permute_with_keep_flag() {
     // checks). Targets 0 ← 0,5; 1 ← 1,4,6,9; 4 ← 2,7; 2 and 3 are never written and keep
     // the destination's 102, 103. The combine old*10 + new is order sensitive: 100 → 1000 →
     // 10005; 101 → 1011469; 104 → 10427. The result is encoded by the fold acc*31 + x.
-    let source = r#"
-func.func @permuteKeep() -> i64 {
-  %n = arith.constant 10 : index
-  %m = arith.constant 5 : index
-  %z = arith.constant 0 : i64
-  %vs, %ts = array.generate (%n) : tensor<?xi64>, tensor<?xi64> {
-  ^bb0(%k: index):
-    %v = arith.index_cast %k : index to i64
-    %sq = arith.muli %v, %v : i64
-    %c5 = arith.constant 5 : i64
-    %t = arith.remsi %sq, %c5 : i64
-    %c3 = arith.constant 3 : index
-    %c8 = arith.constant 8 : index
-    %is3 = arith.cmpi eq, %k, %c3 : index
-    %is8 = arith.cmpi eq, %k, %c8 : index
-    %drop = arith.ori %is3, %is8 : i1
-    %nothing = arith.constant -1 : i64
-    %target = arith.select %drop, %nothing, %t : i64
-    array.yield %v, %target : i64, i64
-  }
-  %dest = array.generate (%m) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    %h = arith.constant 100 : i64
-    %d = arith.addi %v, %h : i64
-    array.yield %d : i64
-  }
-  %p = array.permute %vs into %dest : tensor<?xi64> into tensor<?xi64> index {
-  ^bb0(%i: index):
-    %nothing = arith.constant -1 : i64
-    %t = array.index %ts[%i] : tensor<?xi64>
-    %keep = arith.cmpi ne, %t, %nothing : i64
-    %ti = arith.index_cast %t : i64 to index
-    array.yield %ti, %keep : index, i1
-  } combine {
-  ^bb0(%old: i64, %new: i64):
-    %ten = arith.constant 10 : i64
-    %o = arith.muli %old, %ten : i64
-    %s = arith.addi %o, %new : i64
-    array.yield %s : i64
-  }
-  %h = array.fold %p init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %c31 = arith.constant 31 : i64
-    %t = arith.muli %acc, %c31 : i64
-    %u = arith.addi %t, %x : i64
-    array.yield %u : i64
-  }
-  %r = tensor.extract %h[] : tensor<i64>
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/permute_with_keep_flag.mlir");
     // 10005, 1011469, 102, 103, 10427 folded by acc*31 + x.
     assert_same(source, "permuteKeep", Some(39_372_612_226));
     // array-desugar keeps it (a scatter cannot drop elements); array-to-loops lowers it.
@@ -1229,55 +446,7 @@ fn permute_with_keep_flag_in_a_loop() {
     // a[i] mod 3 /= 0 and goes to (2i+1) mod 6 (two sources per odd target), combined as
     // old*2 + new in source order. The iterations give [1,14,3,25,5,6], [1,83,3,133,5,6],
     // [1,467,3,703,5,6] (14 = (2*2+1)*2 + 4: source 0 then 3; the other order gives 17).
-    let source = r#"
-func.func @permuteLoop() -> i64 {
-  %n = arith.constant 6 : index
-  %z = arith.constant 0 : i64
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c3 = arith.constant 3 : index
-  %a0 = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%i: index):
-    %v = arith.index_cast %i : index to i64
-    %one = arith.constant 1 : i64
-    %w = arith.addi %v, %one : i64
-    array.yield %w : i64
-  }
-  %a = scf.for %it = %c0 to %c3 step %c1 iter_args(%acc = %a0) -> (tensor<?xi64>) {
-    %p = array.permute %acc into %acc : tensor<?xi64> into tensor<?xi64> index {
-    ^bb0(%i: index):
-      %x = array.index %acc[%i] : tensor<?xi64>
-      %three = arith.constant 3 : i64
-      %zero = arith.constant 0 : i64
-      %r = arith.remsi %x, %three : i64
-      %keep = arith.cmpi ne, %r, %zero : i64
-      %two = arith.constant 2 : index
-      %one = arith.constant 1 : index
-      %six = arith.constant 6 : index
-      %d = arith.muli %i, %two : index
-      %e = arith.addi %d, %one : index
-      %t = arith.remui %e, %six : index
-      array.yield %t, %keep : index, i1
-    } combine {
-    ^bb0(%old: i64, %new: i64):
-      %two = arith.constant 2 : i64
-      %o = arith.muli %old, %two : i64
-      %s = arith.addi %o, %new : i64
-      array.yield %s : i64
-    }
-    scf.yield %p : tensor<?xi64>
-  }
-  %h = array.fold %a init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %c31 = arith.constant 31 : i64
-    %t = arith.muli %acc, %c31 : i64
-    %u = arith.addi %t, %x : i64
-    array.yield %u : i64
-  }
-  %r = tensor.extract %h[] : tensor<i64>
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/permute_with_keep_flag_in_a_loop.mlir");
     let context = context();
     let mut module = array_dialect::source::parse_source(&context, source, "loop.mlir").expect("parses");
     let expected = fusion_interpreter::run_function(&module, "permuteLoop", vec![]).expect("the interpreter runs it");
@@ -1301,76 +470,7 @@ fn scatter_and_permute_fused_with_their_producers() {
     // of its destination in source order. Scatter: buckets k² mod 5 of k < 10 into zeros
     // with old*10 + new → 5, 1469, 0, 0, 2378. Permute: 2k kept for k mod 3 /= 0, to
     // k mod 5, into 100 + i → 1010, 1012, 10254, 1046, 1048. Encoded by acc*31 + x.
-    let source = r#"
-func.func @fusedWriters() -> i64 {
-  %n = arith.constant 10 : index
-  %m = arith.constant 5 : index
-  %z = arith.constant 0 : i64
-  %zeros, %hundreds = array.generate (%m) : tensor<?xi64>, tensor<?xi64> {
-  ^bb0(%i: index):
-    %o = arith.constant 0 : i64
-    %v = arith.index_cast %i : index to i64
-    %h = arith.constant 100 : i64
-    %d = arith.addi %v, %h : i64
-    array.yield %o, %d : i64, i64
-  }
-  %is, %vs = array.generate (%n) : tensor<?xi64>, tensor<?xi64> {
-  ^bb0(%k: index):
-    %v = arith.index_cast %k : index to i64
-    %sq = arith.muli %v, %v : i64
-    %c5 = arith.constant 5 : i64
-    %t = arith.remsi %sq, %c5 : i64
-    array.yield %t, %v : i64, i64
-  }
-  %s = array.scatter %zeros[%is], %vs : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
-  ^bb0(%old: i64, %new: i64):
-    %ten = arith.constant 10 : i64
-    %o = arith.muli %old, %ten : i64
-    %r = arith.addi %o, %new : i64
-    array.yield %r : i64
-  }
-  %ws = array.generate (%n) : tensor<?xi64> {
-  ^bb0(%k: index):
-    %v = arith.index_cast %k : index to i64
-    %w = arith.addi %v, %v : i64
-    array.yield %w : i64
-  }
-  %p = array.permute %ws into %hundreds : tensor<?xi64> into tensor<?xi64> index {
-  ^bb0(%k: index):
-    %c3 = arith.constant 3 : index
-    %c5 = arith.constant 5 : index
-    %c0 = arith.constant 0 : index
-    %r = arith.remui %k, %c3 : index
-    %keep = arith.cmpi ne, %r, %c0 : index
-    %t = arith.remui %k, %c5 : index
-    array.yield %t, %keep : index, i1
-  } combine {
-  ^bb0(%old: i64, %new: i64):
-    %ten = arith.constant 10 : i64
-    %o = arith.muli %old, %ten : i64
-    %r = arith.addi %o, %new : i64
-    array.yield %r : i64
-  }
-  %hs = array.fold %s init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %c31 = arith.constant 31 : i64
-    %t = arith.muli %acc, %c31 : i64
-    %u = arith.addi %t, %x : i64
-    array.yield %u : i64
-  }
-  %hp = array.fold %p init(%z : i64) : tensor<?xi64> -> tensor<i64> {
-  ^bb0(%acc: i64, %x: i64):
-    %c31 = arith.constant 31 : i64
-    %t = arith.muli %acc, %c31 : i64
-    %u = arith.addi %t, %x : i64
-    array.yield %u : i64
-  }
-  %a = tensor.extract %hs[] : tensor<i64>
-  %b = tensor.extract %hp[] : tensor<i64>
-  %r = arith.addi %a, %b : i64
-  return %r : i64
-}
-"#;
+    let source = include_str!("../programs/lowering/scatter_and_permute_fused_with_their_producers.mlir");
     // 48382962 + 972792270.
     assert_same(source, "fusedWriters", Some(1_021_175_232));
     let (text, diagnostics) = fused_lowered_text(source);
