@@ -2,7 +2,7 @@
 //! [--formulations combined,gather] [--cost reads-writes] [--dump-ilp DIR]`
 //!
 //! Solve time of the fusion ILP against program size, on seeded random programs
-//! (`analysis::random`) and on the largest bundled examples, side by side for the
+//! (`fusion_analysis::random`) and on the largest bundled examples, side by side for the
 //! formulations asked. One row per (program, formulation): combinators, edges, model
 //! size, wall time of the solve, status, objective, the solver's lower bound and the
 //! relative gap between them. Not a test: timings depend on the
