@@ -165,3 +165,27 @@ fn with_diagnostics<'c>(
         }
     }
 }
+
+/// The `.mlir` files `path` names: the file itself, or every `.mlir` file below the folder
+/// (recursively), sorted so that tables list them in a stable order.
+pub fn mlir_files(path: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut out = Vec::new();
+    collect_mlir_files(path, &mut out)?;
+    Ok(out)
+}
+
+fn collect_mlir_files(path: &Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
+    if !path.is_dir() {
+        out.push(path.to_owned());
+        return Ok(());
+    }
+    let mut entries: Vec<std::path::PathBuf> =
+        std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() || entry.extension().is_some_and(|e| e == "mlir") {
+            collect_mlir_files(&entry, out)?;
+        }
+    }
+    Ok(())
+}

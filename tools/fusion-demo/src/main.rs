@@ -20,22 +20,6 @@ use fusion_interpreter::{FunctionInfo, Interpreter};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> =
-            std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
-        entries.sort();
-        for entry in entries {
-            if entry.is_dir() || entry.extension().is_some_and(|e| e == "mlir") {
-                collect(&entry, out)?;
-            }
-        }
-    } else {
-        out.push(path.to_owned());
-    }
-    Ok(())
-}
-
 /// Elements per dynamic dimension of the check's generated inputs.
 const CHECK_SIZE: usize = 64;
 /// About this many elements per argument for the timings (rank-2 arguments: its square
@@ -92,9 +76,12 @@ fn main() -> ExitCode {
     let roots = if args.is_empty() { vec![PathBuf::from("examples")] } else { args };
     let mut files = Vec::new();
     for root in &roots {
-        if let Err(e) = collect(root, &mut files) {
-            eprintln!("{}: error: {e}", root.display());
-            return ExitCode::FAILURE;
+        match array_dialect::source::mlir_files(root) {
+            Ok(found) => files.extend(found),
+            Err(e) => {
+                eprintln!("{}: error: {e}", root.display());
+                return ExitCode::FAILURE;
+            }
         }
     }
     if files.is_empty() {

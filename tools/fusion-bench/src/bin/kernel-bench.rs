@@ -40,22 +40,6 @@ const MEMORY_LIMIT: f64 = 3e9;
 /// Elements per dynamic dimension of the interpreter's pre-check of the inputs.
 const PRECHECK_EXTENT: usize = 64;
 
-fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> =
-            std::fs::read_dir(path)?.map(|e| e.map(|e| e.path())).collect::<Result<_, _>>()?;
-        entries.sort();
-        for entry in entries {
-            if entry.extension().is_some_and(|e| e == "mlir") {
-                out.push(entry);
-            }
-        }
-    } else {
-        out.push(path.to_owned());
-    }
-    Ok(())
-}
-
 /// The first line of `s`, at most `max` characters.
 fn brief(s: &str, max: usize) -> String {
     let line = s.lines().next().unwrap_or("");
@@ -272,9 +256,12 @@ fn main() -> ExitCode {
 
     let mut files = Vec::new();
     for root in &options.roots {
-        if let Err(e) = collect(root, &mut files) {
-            eprintln!("kernel-bench: {}: {e}", root.display());
-            return ExitCode::FAILURE;
+        match array_dialect::source::mlir_files(root) {
+            Ok(found) => files.extend(found),
+            Err(e) => {
+                eprintln!("kernel-bench: {}: {e}", root.display());
+                return ExitCode::FAILURE;
+            }
         }
     }
     println!(
