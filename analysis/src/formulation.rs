@@ -29,7 +29,7 @@
 
 use super::clustering::Clustering;
 use super::cost::{CostFunction, CostModel};
-use super::graph::{Access, Graph, NodeId, NodeKind, ORDER_BACKWARD, ORDER_FORWARD};
+use super::graph::{Access, Graph, NodeId, NodeKind, ORDER_BACKWARD, Order, ORDER_FORWARD};
 use fusion_solver::{Model, Sense, VarId, VarKind};
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
@@ -444,43 +444,14 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     let exact = formulation == Formulation::Gather;
     let n = graph.nodes.len();
     let g = graph.gather_count() as f64;
-    let mut fusible_pairs: BTreeSet<(NodeId, NodeId)> = graph
-        .edges
-        .iter()
-        .filter(|e| e.fusible && (exact || edge_size_compatible(graph, e.from, e.to)))
-        .map(|e| (e.from, e.to))
-        .collect();
-    // seed 000 Fig. 4 as printed: π ∈ [0, n], big-M n for π and g+2 for orders.
-    // `combined`: pairs that are never in one cluster are not fusible ([`apart_pairs`],
-    // repeated until nothing changes, since every removal makes an arc strict), then the
-    // bounds of [`pi_bounds`] and [`order_upper_bounds`].
-    let cycle =
-        || FormulationError("the dependence graph has a cycle of ordering requirements; no clustering is legal".into());
-    let mut apart = None;
-    if !exact {
-        loop {
-            let arcs = precedence_arcs(graph, |a, c| fusible_pairs.contains(&(a, c)));
-            let pairs = apart_pairs(n, &arcs).ok_or_else(cycle)?;
-            let before = fusible_pairs.len();
-            fusible_pairs.retain(|(a, c)| !pairs[a.0][c.0]);
-            apart = Some(pairs);
-            // A pair whose orders can never agree over its edges is never fused.
-            let upper = order_upper_bounds(graph, |a, c| fusible_pairs.contains(&(a, c)));
-            let range = |v: NodeId| order_range(graph, &upper, v);
-            fusible_pairs.retain(|&(a, c)| required_producer_order(graph, a, c, range).is_some());
-            if fusible_pairs.len() == before {
-                break;
-            }
-        }
-    }
+    let (fusible_pairs, apart) = reduced_fusible_pairs(graph, exact)?;
     let can_fuse = |a: NodeId, c: NodeId| fusible_pairs.contains(&(a, c));
     let bounds =
-        if exact { None } else { Some(pi_bounds(graph, &precedence_arcs(graph, can_fuse)).ok_or_else(cycle)?) };
+        if exact { None } else { Some(pi_bounds(graph, &precedence_arcs(graph, can_fuse)).ok_or_else(cycle_error)?) };
     // Used for the order variables' bounds in `combined` only (the paper's are g + 1),
     // and by both to find the pairs of [`separate_incompatible_sizes`].
     let order_upper = order_upper_bounds(graph, can_fuse);
     let pi_upper = bounds.as_ref().map_or(n as f64, |b| b.levels as f64);
-    let order_m = if exact { g + 2.0 } else { g + 1.0 };
     let mut b = Builder::new(graph, &format!("fusion_{formulation}"), pi_upper);
     b.apart = apart;
     if let Some(bounds) = &bounds {
@@ -490,9 +461,64 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             v.upper = bounds.upper[node.0] as f64;
         }
     }
+    add_output_orders(&mut b, exact, &order_upper);
+    let fused_candidates = add_precedences(&mut b, exact, can_fuse);
+    if !exact {
+        forward_where_nothing_runs_backward(&mut b);
+        add_order_conflict_cuts(&mut b);
+    }
+    let manifest_terms = add_manifest_variables(&mut b, exact, g, &fused_candidates);
+    add_matching_orders(&mut b, exact, if exact { g + 2.0 } else { g + 1.0 }, &fused_candidates);
+    scatter_precedences(&mut b);
+    separate_incompatible_sizes(&mut b, &order_upper);
 
-    // Output order variables dᵒ ∈ [0, g+1], fixed where the combinator fixes them
-    // (seed 000 Fig. 4: scanl 0, scanr 1; filter/expand stream in order 0).
+    let offset = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
+    Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
+}
+
+fn cycle_error() -> FormulationError {
+    FormulationError("the dependence graph has a cycle of ordering requirements; no clustering is legal".into())
+}
+
+/// The producer–consumer pairs the ILP may fuse, with the apart pairs when computed.
+///
+/// seed 000 Fig. 4 as printed (`exact`): every fusible edge. `combined` also drops pairs
+/// whose iteration sizes are incompatible, pairs that are never in one cluster
+/// ([`apart_pairs`]) and pairs whose orders can never agree over their edges, repeated
+/// until nothing changes, since every removal makes an arc strict.
+fn reduced_fusible_pairs(
+    graph: &Graph,
+    exact: bool,
+) -> Result<(BTreeSet<(NodeId, NodeId)>, Option<Vec<Vec<bool>>>), FormulationError> {
+    let mut fusible_pairs: BTreeSet<(NodeId, NodeId)> = graph
+        .edges
+        .iter()
+        .filter(|e| e.fusible && (exact || edge_size_compatible(graph, e.from, e.to)))
+        .map(|e| (e.from, e.to))
+        .collect();
+    if exact {
+        return Ok((fusible_pairs, None));
+    }
+    loop {
+        let arcs = precedence_arcs(graph, |a, c| fusible_pairs.contains(&(a, c)));
+        let pairs = apart_pairs(graph.nodes.len(), &arcs).ok_or_else(cycle_error)?;
+        let before = fusible_pairs.len();
+        fusible_pairs.retain(|(a, c)| !pairs[a.0][c.0]);
+        let upper = order_upper_bounds(graph, |a, c| fusible_pairs.contains(&(a, c)));
+        let range = |v: NodeId| order_range(graph, &upper, v);
+        fusible_pairs.retain(|&(a, c)| required_producer_order(graph, a, c, range).is_some());
+        if fusible_pairs.len() == before {
+            return Ok((fusible_pairs, Some(pairs)));
+        }
+    }
+}
+
+/// Output order variables dᵒ ∈ [0, g+1] (`combined`: [0, the bound of
+/// [`order_upper_bounds`]]), fixed where the combinator fixes them (seed 000 Fig. 4:
+/// scanl 0, scanr 1; filter/expand stream in order 0).
+fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
+    let graph = b.graph;
+    let g = graph.gather_count() as f64;
     for node in graph.node_ids() {
         let kind = graph.node(node).kind;
         if !kind.is_fusible_kind() {
@@ -506,8 +532,17 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         let v = b.model.add_variable(vname(graph, "d", node), VarKind::Integer, lo, hi);
         b.order[node.0] = Some(v);
     }
+}
 
-    // x on node pairs, precedence (seed 000 (2)-(5)).
+/// x on node pairs and the precedences of seed 000 (2)-(5); returns the pairs that may
+/// be fused (each once).
+fn add_precedences(
+    b: &mut Builder,
+    exact: bool,
+    can_fuse: impl Fn(NodeId, NodeId) -> bool,
+) -> Vec<(NodeId, NodeId)> {
+    let graph = b.graph;
+    let n = graph.nodes.len() as f64;
     let mut fused_candidates: Vec<(NodeId, NodeId)> = Vec::new();
     let mut seen_pairs = BTreeSet::new();
     for e in &graph.edges {
@@ -519,7 +554,7 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             // π_b − π_a ≤ M·x: M = n in the paper; in `combined` the largest value
             // π_b − π_a can take within the bounds.
             let m = if exact {
-                n as f64
+                n
             } else {
                 let bound = |v: VarId| (b.model.variables[v.0].lower, b.model.variables[v.0].upper);
                 let ((lo_a, _), (_, hi_b)) = (bound(b.pi[e.from.0]), bound(b.pi[e.to.0]));
@@ -531,19 +566,24 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             // seed 000 (4): x_ab = 1 on infusible edges, kept as a fixed variable.
             let x = b.x_var(e.from, e.to);
             b.model.variables[x.0].lower = 1.0;
-            b.precedence(e.from, e.to, x, 1.0, n as f64, "prec");
+            b.precedence(e.from, e.to, x, 1.0, n, "prec");
         } else {
             b.strictly_after(e.from, e.to, "after");
         }
     }
+    fused_candidates
+}
 
-    if !exact {
-        forward_where_nothing_runs_backward(&mut b);
-        add_order_conflict_cuts(&mut b);
-    }
-
-    // m: whether an output array is fused away (1) or manifest (0), seed 000 (6)-(7);
-    // (11): a manifest output has order 0 or 1.
+/// m: whether an output array is fused away (1) or manifest (0), seed 000 (6)-(7);
+/// (11): a manifest output has order 0 or 1. Returns one term per output that counts
+/// (`None`: manifest whatever the clustering).
+fn add_manifest_variables(
+    b: &mut Builder,
+    exact: bool,
+    g: f64,
+    fused_candidates: &[(NodeId, NodeId)],
+) -> Vec<(NodeId, usize, Option<VarId>)> {
+    let graph = b.graph;
     let mut manifest_terms: Vec<(NodeId, usize, Option<VarId>)> = Vec::new();
     for node in graph.node_ids() {
         let nd = graph.node(node);
@@ -586,8 +626,14 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             }
         }
     }
+    manifest_terms
+}
 
-    // Matching orders over fused edges, seed 000 (12): −M·x <= dᵒ_a − dⁱ_b <= M·x.
+/// Matching orders over fused edges, seed 000 (12): −M·x <= dᵒ_a − dⁱ_b <= M·x, with
+/// M = `order_m` (g + 2 as printed) or, in `combined`, the largest |dᵒ_a − dⁱ_b| the
+/// two orders' bounds allow (both lie in [0, max upper]), never more than `order_m`.
+fn add_matching_orders(b: &mut Builder, exact: bool, order_m: f64, fused_candidates: &[(NodeId, NodeId)]) {
+    let graph = b.graph;
     for (i, e) in graph.edges.iter().enumerate() {
         if !e.fusible || !fused_candidates.contains(&(e.from, e.to)) {
             continue;
@@ -599,8 +645,6 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             Access::GatherSource { label } => (None, label as f64),
             Access::Unordered | Access::ScatterDestination => continue,
         };
-        // `combined`: M is the largest |dᵒ_a − dⁱ_b| the two orders' bounds allow
-        // (both lie in [0, max upper]), never more than g + 1.
         let m = if exact {
             order_m
         } else {
@@ -618,12 +662,6 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         }
         b.row(format!("order_hi_{i}"), terms, f64::NEG_INFINITY, read_const);
     }
-
-    scatter_precedences(&mut b);
-    separate_incompatible_sizes(&mut b, &order_upper);
-
-    let offset = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
-    Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
 }
 
 /// Two loop nodes whose iteration sizes differ and have no compatible concestors
@@ -1293,14 +1331,44 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
     let graph = &view;
     let nodes: Vec<NodeId> = graph.node_ids().filter(|n| graph.node(*n).kind != NodeKind::Input).collect();
     let n = nodes.len() as f64;
-    let (_, preventing) = reachability(graph);
     let mut b = Builder::new(graph, "fusion_robinson", n);
     for input in graph.node_ids().filter(|n| graph.node(*n).kind == NodeKind::Input) {
         b.model.variables[b.pi[input.0].0].upper = 0.0;
     }
-    let has_edge = |a: NodeId, c: NodeId| graph.edges.iter().any(|e| e.from == a && e.to == c);
-    let fusible_edge = |a: NodeId, c: NodeId| graph.edges.iter().any(|e| e.from == a && e.to == c && e.fusible);
-    let preventing_edge = |a: NodeId, c: NodeId| graph.edges.iter().any(|e| e.from == a && e.to == c && !e.fusible);
+    let weights = add_robinson_pairs(&mut b, &nodes);
+    // Seed 001 has no scatter; its in-place update still needs seed 000 (9).
+    scatter_precedences(&mut b);
+    // x = 1 on a pair with ⊥ concestors does not keep it out of one π level, where
+    // links to common neighbours would join it (every order here is 0 or 1).
+    separate_incompatible_sizes(&mut b, &vec![1; graph.nodes.len()]);
+    add_directions(&mut b);
+    let contracted = add_contraction_variables(&mut b, &nodes);
+    add_robinson_objective(&mut b, cost, &weights, &contracted, n)?;
+    Ok(Ilp {
+        formulation: Formulation::Robinson,
+        model: b.model,
+        pi: b.pi,
+        order: b.order,
+        x: b.x,
+        objective_offset: 0.0,
+    })
+}
+
+fn has_edge(graph: &Graph, a: NodeId, c: NodeId) -> bool {
+    graph.edges.iter().any(|e| e.from == a && e.to == c)
+}
+
+/// The pair variables of seed 001 Fig. 1.14 over the combinators `nodes`, with their
+/// objective weights: n² for pairs joined by an edge or a shared input, 1 otherwise.
+/// Pairs joined by a fusion-preventing edge are strictly ordered; pairs a
+/// fusion-preventing path separates get no variable (they are never fused).
+fn add_robinson_pairs(b: &mut Builder, nodes: &[NodeId]) -> Vec<((NodeId, NodeId), f64)> {
+    let graph = b.graph;
+    let n = nodes.len() as f64;
+    let (_, preventing) = reachability(graph);
+    let edge_where = |a: NodeId, c: NodeId, fusible: bool| {
+        graph.edges.iter().any(|e| e.from == a && e.to == c && e.fusible == fusible)
+    };
     let shares_input = |a: NodeId, c: NodeId| {
         graph
             .edges
@@ -1310,10 +1378,10 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
     let mut weights: Vec<((NodeId, NodeId), f64)> = Vec::new();
     for (ii, &i) in nodes.iter().enumerate() {
         for &j in &nodes[ii + 1..] {
-            let edge_ij = has_edge(i, j);
-            let edge_ji = has_edge(j, i);
-            if preventing_edge(i, j) || preventing_edge(j, i) {
-                let (a, c) = if preventing_edge(i, j) { (i, j) } else { (j, i) };
+            let edge_ij = has_edge(graph, i, j);
+            let edge_ji = has_edge(graph, j, i);
+            if edge_where(i, j, false) || edge_where(j, i, false) {
+                let (a, c) = if edge_where(i, j, false) { (i, j) } else { (j, i) };
                 b.strictly_after(a, c, "prevent");
                 continue;
             }
@@ -1329,7 +1397,7 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
                 continue; // x = 1: never fused, and no constraint needed between them.
             }
             let x = b.x_var(i, j);
-            if fusible_edge(i, j) || fusible_edge(j, i) {
+            if edge_where(i, j, true) || edge_where(j, i, true) {
                 let (a, c) = if edge_ij { (i, j) } else { (j, i) };
                 b.precedence(a, c, x, 1.0, n, "prec");
             } else if !edge_ij && !edge_ji {
@@ -1340,44 +1408,47 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
                 let same_size_via_transducer = (ni.output_size.is_some() && ni.output_size == nj.iteration && edge_ij)
                     || (nj.output_size.is_some() && nj.output_size == ni.iteration && edge_ji);
                 if !same_size_via_transducer {
-                    match concestors(graph, i, j) {
-                        Some((ci, cj))
-                            if possible(&preventing, ci, i)
-                                && possible(&preventing, cj, j)
-                                && possible(&preventing, ci, cj) =>
-                        {
-                            for (p, q) in [(i, ci), (j, cj), (ci, cj)] {
-                                if p != q {
-                                    let xpq = b.x_var(p, q);
-                                    b.row(
-                                        format!("concestor_{}_{}_{}_{}", i.0, j.0, p.0, q.0),
-                                        vec![(xpq, 1.0), (x, -1.0)],
-                                        f64::NEG_INFINITY,
-                                        0.0,
-                                    );
-                                }
-                            }
-                        }
-                        _ => {
-                            b.model.variables[x.0].lower = 1.0;
-                        }
-                    }
+                    require_fused_concestors(b, &preventing, (i, j), x);
                 }
             }
             let w = if edge_ij || edge_ji || shares_input(i, j) { n * n } else { 1.0 };
             weights.push(((i, j), w));
         }
     }
-    // Seed 001 has no scatter; its in-place update still needs seed 000 (9).
-    scatter_precedences(&mut b);
-    // x = 1 on a pair with ⊥ concestors does not keep it out of one π level, where
-    // links to common neighbours would join it (every order here is 0 or 1).
-    separate_incompatible_sizes(&mut b, &vec![1; graph.nodes.len()]);
+    weights
+}
 
-    // Directions: dᵒ ∈ {0, 1}, and −x ≤ dᵒ_a − dᵒ_b ≤ x for every pair that may share
-    // a loop. Valid: a legal cluster whose orders are all 0 or 1 has one direction,
-    // since what connects its nodes (validator rule 7: a fused edge, seed 000 (12), or
-    // reading a common array in one order) joins nodes of equal order.
+/// Seed 001 Fig. 1.14: `i` and `j` of different iteration sizes share a loop only with
+/// their compatible concestors `(ci, cj)` (x_pq ≤ x_ij for the pairs (i, ci), (j, cj),
+/// (ci, cj)); without concestors, or when a fusion-preventing path separates them,
+/// never (x_ij = 1).
+fn require_fused_concestors(b: &mut Builder, preventing: &[Vec<bool>], (i, j): (NodeId, NodeId), x: VarId) {
+    match concestors(b.graph, i, j) {
+        Some((ci, cj))
+            if possible(preventing, ci, i) && possible(preventing, cj, j) && possible(preventing, ci, cj) =>
+        {
+            for (p, q) in [(i, ci), (j, cj), (ci, cj)] {
+                if p != q {
+                    let xpq = b.x_var(p, q);
+                    b.row(
+                        format!("concestor_{}_{}_{}_{}", i.0, j.0, p.0, q.0),
+                        vec![(xpq, 1.0), (x, -1.0)],
+                        f64::NEG_INFINITY,
+                        0.0,
+                    );
+                }
+            }
+        }
+        _ => b.model.variables[x.0].lower = 1.0,
+    }
+}
+
+/// Directions: dᵒ ∈ {0, 1}, and −x ≤ dᵒ_a − dᵒ_b ≤ x for every pair that may share a
+/// loop. Valid: a legal cluster whose orders are all 0 or 1 has one direction, since
+/// what connects its nodes (validator rule 7: a fused edge, seed 000 (12), or reading a
+/// common array in one order) joins nodes of equal order.
+fn add_directions(b: &mut Builder) {
+    let graph = b.graph;
     for node in graph.node_ids().filter(|n| graph.node(*n).kind.is_fusible_kind()) {
         let (lo, hi) = match graph.node(node).kind.fixed_output_order() {
             Some(o) => (o as f64, o as f64),
@@ -1392,14 +1463,17 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
         b.row(format!("direction_lo_{}_{}", a.0, c.0), vec![(da, 1.0), (dc, -1.0), (x, 1.0)], 0.0, f64::INFINITY);
         b.row(format!("direction_hi_{}_{}", a.0, c.0), vec![(da, 1.0), (dc, -1.0), (x, -1.0)], f64::NEG_INFINITY, 0.0);
     }
+}
 
-    // c_i (seed 001 §1.4.3 "Array contraction"): 1 unless every consumer of node i's
-    // array is fused with it; x_ij <= c_i for every edge from i. Only array-producing
-    // bindings have one: a fold read as a scalar is an sbind in seed 001 Fig. 1.2 (Fig.
-    // 1.15 has no c_sum1), and an output of the program is not forced manifest here
-    // (Fig. 1.16 sets c_ys1 = c_ys2 = 0): the returned arrays are written either way.
+/// c_i (seed 001 §1.4.3 "Array contraction"): 1 unless every consumer of node i's array
+/// is fused with it; x_ij <= c_i for every edge from i. Only array-producing bindings
+/// have one: a fold read as a scalar is an sbind in seed 001 Fig. 1.2 (Fig. 1.15 has no
+/// c_sum1), and an output of the program is not forced manifest here (Fig. 1.16 sets
+/// c_ys1 = c_ys2 = 0): the returned arrays are written either way.
+fn add_contraction_variables(b: &mut Builder, nodes: &[NodeId]) -> Vec<(NodeId, VarId)> {
+    let graph = b.graph;
     let mut c_vars = Vec::new();
-    for &i in &nodes {
+    for &i in nodes {
         let nd = graph.node(i);
         let out: Vec<NodeId> = graph.out_edges(i).map(|(_, e)| e.to).collect();
         let scalar = nd.kind == NodeKind::Fold
@@ -1420,28 +1494,41 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
         }
         c_vars.push((i, c));
     }
-    let offset = 0.0;
+    c_vars
+}
+
+/// The objective of seed 001 Fig. 1.14 (`robinson`: weighted pairs plus n per
+/// uncontracted array), or seed 000's fused-edges and intermediate-arrays counts over
+/// the same variables; other cost models are not expressible here.
+fn add_robinson_objective(
+    b: &mut Builder,
+    cost: &CostFunction,
+    weights: &[((NodeId, NodeId), f64)],
+    contracted: &[(NodeId, VarId)],
+    n: f64,
+) -> Result<(), FormulationError> {
+    let graph = b.graph;
     for (model, w) in cost.terms() {
         match model {
             CostModel::Robinson => {
-                for ((i, j), weight) in &weights {
+                for ((i, j), weight) in weights {
                     let x = b.x_var(*i, *j);
                     b.model.add_objective_term(x, w * weight);
                 }
-                for (_, c) in &c_vars {
+                for (_, c) in contracted {
                     b.model.add_objective_term(*c, w * n);
                 }
             }
             CostModel::FusedEdges => {
-                for ((i, j), _) in &weights {
-                    if has_edge(*i, *j) || has_edge(*j, *i) {
+                for ((i, j), _) in weights {
+                    if has_edge(graph, *i, *j) || has_edge(graph, *j, *i) {
                         let x = b.x_var(*i, *j);
                         b.model.add_objective_term(x, *w);
                     }
                 }
             }
             CostModel::IntermediateArrays => {
-                for (i, c) in &c_vars {
+                for (i, c) in contracted {
                     if !graph.node(*i).escapes {
                         b.model.add_objective_term(*c, *w);
                     }
@@ -1455,14 +1542,7 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
             }
         }
     }
-    Ok(Ilp {
-        formulation: Formulation::Robinson,
-        model: b.model,
-        pi: b.pi,
-        order: b.order,
-        x: b.x,
-        objective_offset: offset,
-    })
+    Ok(())
 }
 
 impl Ilp {
