@@ -11,6 +11,9 @@
 //! mismatch, after reporting all the others.
 
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
+use fusion_analysis::graph::Graph;
+use fusion_passes::extract::ExtractError;
+use fusion_passes::summary::FunctionSummary;
 use fusion_codegen::{
     Variant,
     check::{CheckOutcome, FileJit, check_function, load_fused},
@@ -67,6 +70,92 @@ fn timings(file: &Path, f: &FunctionInfo, jits: &mut [FileJit; 2]) -> Result<(f6
     Ok((medians[0], medians[1]))
 }
 
+/// The analysis columns of a function's row: clusters, solve time, status.
+fn analysis_cells(
+    graphs: &[(String, Result<Graph, ExtractError>)],
+    f: &FunctionSummary,
+    options: &AnalysisOptions,
+) -> (String, String, String) {
+    match graphs.iter().find(|(n, _)| *n == f.name) {
+        Some((_, Ok(g))) if g.nodes.iter().any(|n| n.kind.is_fusible_kind()) => match choose_clustering(g, options) {
+            Ok(o) => (
+                fusion_analysis::report::cluster_names(g, &o.clustering).len().to_string(),
+                format!("{:.1}", o.solve_ms),
+                format!("verified, {}", o.status.as_str()),
+            ),
+            Err(e) => ("-".into(), "-".into(), format!("verified, analysis error: {e}")),
+        },
+        Some((_, Ok(_))) if f.combinator_count() > 0 => (
+            "-".into(),
+            "-".into(),
+            "verified, combinators only in nested scf blocks (fuse-opt --emit-clustering=json)".into(),
+        ),
+        Some((_, Ok(_))) => ("0".into(), "-".into(), "verified, nothing to fuse".into()),
+        Some((_, Err(e))) if e.message.starts_with("ill-sized") => {
+            ("-".into(), "-".into(), "verified, ill-sized (rejected by size inference)".into())
+        }
+        Some((_, Err(e))) => ("-".into(), "-".into(), format!("verified, not analysed: {}", e.message)),
+        None => ("-".into(), "-".into(), "verified".into()),
+    }
+}
+
+/// The check column of a public function's row, its unfused and fused times when the
+/// check matched on generated inputs, and whether the check failed.
+fn check_cells(
+    file: &Path,
+    info: &FunctionInfo,
+    reference: &Interpreter,
+    fused: Option<&Interpreter>,
+    jits: &mut [FileJit; 2],
+) -> (String, Option<Result<(f64, f64), String>>, bool) {
+    let shipped = shipped_inputs(file, &info.name);
+    let args = match &shipped {
+        Some(files) => read_args(files, &info.inputs),
+        None => Ok(generate_args(&info.inputs, 0, CHECK_SIZE)),
+    };
+    let args = match args {
+        Err(e) => return (format!("inputs: {}", brief(&e, 60)), None, false),
+        Ok(args) => args,
+    };
+    let [unfused_jit, fused_jit] = jits;
+    let outcome = check_function(info, &args, reference, fused, unfused_jit, fused_jit);
+    let times = match (&outcome, &shipped) {
+        (CheckOutcome::Match { .. }, None) => Some(timings(file, info, jits)),
+        (CheckOutcome::Match { .. }, Some(_)) => Some(Err("shipped inputs".to_owned())),
+        _ => None,
+    };
+    (verdict(&outcome), times, outcome.is_failure())
+}
+
+/// Prints the rows under their header, each column as wide as its widest cell.
+fn print_table(rows: &[[String; 12]]) {
+    let header = [
+        "program file",
+        "function",
+        "combinators",
+        "array values",
+        "clusters unfused",
+        "clusters ILP",
+        "solve ms",
+        "check",
+        "unfused ms",
+        "fused ms",
+        "speed-up",
+        "status",
+    ];
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| rows.iter().map(|r| r[c].len()).chain([header[c].len()]).max().unwrap_or(0))
+        .collect();
+    let line = |cells: &[String]| {
+        cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect::<Vec<_>>().join("  ").trim_end().to_owned()
+    };
+    println!("{}", line(&header.map(String::from)));
+    println!("{}", widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
+    for row in rows {
+        println!("{}", line(row));
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
     if args.iter().any(|a| a == Path::new("--help") || a == Path::new("-h")) {
@@ -111,53 +200,13 @@ fn main() -> ExitCode {
                 let fused = fused_module.as_ref().map(Interpreter::new);
                 let mut jits = [FileJit::new(file, Variant::Unfused), FileJit::new(file, Variant::Fused)];
                 for f in fusion_passes::summary::summarize(&module) {
-                    let (ilp, ms, status) = match graphs.iter().find(|(n, _)| *n == f.name) {
-                        Some((_, Ok(g))) if g.nodes.iter().any(|n| n.kind.is_fusible_kind()) => {
-                            match choose_clustering(g, &options) {
-                                Ok(o) => (
-                                    fusion_analysis::report::cluster_names(g, &o.clustering).len().to_string(),
-                                    format!("{:.1}", o.solve_ms),
-                                    format!("verified, {}", o.status.as_str()),
-                                ),
-                                Err(e) => ("-".into(), "-".into(), format!("verified, analysis error: {e}")),
-                            }
-                        }
-                        Some((_, Ok(_))) if f.combinator_count() > 0 => (
-                            "-".into(),
-                            "-".into(),
-                            "verified, combinators only in nested scf blocks (fuse-opt --emit-clustering=json)".into(),
-                        ),
-                        Some((_, Ok(_))) => ("0".into(), "-".into(), "verified, nothing to fuse".into()),
-                        Some((_, Err(e))) if e.message.starts_with("ill-sized") => {
-                            ("-".into(), "-".into(), "verified, ill-sized (rejected by size inference)".into())
-                        }
-                        Some((_, Err(e))) => ("-".into(), "-".into(), format!("verified, not analysed: {}", e.message)),
-                        None => ("-".into(), "-".into(), "verified".into()),
-                    };
-                    let info = reference.function(&f.name).filter(|i| i.public && i.defined);
-                    let (check, times) = match &info {
+                    let (ilp, ms, status) = analysis_cells(&graphs, &f, &options);
+                    let (check, times) = match reference.function(&f.name).filter(|i| i.public && i.defined) {
                         None => ("- (private or declaration)".to_owned(), None),
                         Some(info) => {
-                            let shipped = shipped_inputs(file, &f.name);
-                            let args = match &shipped {
-                                Some(files) => read_args(files, &info.inputs),
-                                None => Ok(generate_args(&info.inputs, 0, CHECK_SIZE)),
-                            };
-                            match args {
-                                Err(e) => (format!("inputs: {}", brief(&e, 60)), None),
-                                Ok(args) => {
-                                    let [unfused_jit, fused_jit] = &mut jits;
-                                    let outcome =
-                                        check_function(info, &args, &reference, fused.as_ref(), unfused_jit, fused_jit);
-                                    mismatches += usize::from(outcome.is_failure());
-                                    let times = match (&outcome, &shipped) {
-                                        (CheckOutcome::Match { .. }, None) => Some(timings(file, info, &mut jits)),
-                                        (CheckOutcome::Match { .. }, Some(_)) => Some(Err("shipped inputs".to_owned())),
-                                        _ => None,
-                                    };
-                                    (verdict(&outcome), times)
-                                }
-                            }
+                            let outcome = check_cells(file, &info, &reference, fused.as_ref(), &mut jits);
+                            mismatches += usize::from(outcome.2);
+                            (outcome.0, outcome.1)
                         }
                     };
                     let (unfused_ms, fused_ms, speed_up) = match times {
@@ -192,31 +241,7 @@ fn main() -> ExitCode {
         }
     }
 
-    let header = [
-        "program file",
-        "function",
-        "combinators",
-        "array values",
-        "clusters unfused",
-        "clusters ILP",
-        "solve ms",
-        "check",
-        "unfused ms",
-        "fused ms",
-        "speed-up",
-        "status",
-    ];
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| rows.iter().map(|r| r[c].len()).chain([header[c].len()]).max().unwrap_or(0))
-        .collect();
-    let line = |cells: &[String]| {
-        cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect::<Vec<_>>().join("  ").trim_end().to_owned()
-    };
-    println!("{}", line(&header.map(String::from)));
-    println!("{}", widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().join("  "));
-    for row in &rows {
-        println!("{}", line(row));
-    }
+    print_table(&rows);
     println!(
         "\n{} file(s), {} function(s), {} failed to load, {} check mismatch(es); times: compiled, about {} elements \
          per argument, median of {} calls",
