@@ -29,7 +29,7 @@
 
 use super::clustering::Clustering;
 use super::cost::{CostFunction, CostModel};
-use super::graph::{Access, Graph, NodeId, NodeKind, ORDER_BACKWARD, Order, ORDER_FORWARD};
+use super::graph::{Access, Graph, NodeId, NodeKind, ORDER_BACKWARD, ORDER_FORWARD, Order};
 use fusion_solver::{Model, Sense, VarId, VarKind};
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
@@ -536,11 +536,7 @@ fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
 
 /// x on node pairs and the precedences of seed 000 (2)-(5); returns the pairs that may
 /// be fused (each once).
-fn add_precedences(
-    b: &mut Builder,
-    exact: bool,
-    can_fuse: impl Fn(NodeId, NodeId) -> bool,
-) -> Vec<(NodeId, NodeId)> {
+fn add_precedences(b: &mut Builder, exact: bool, can_fuse: impl Fn(NodeId, NodeId) -> bool) -> Vec<(NodeId, NodeId)> {
     let graph = b.graph;
     let n = graph.nodes.len() as f64;
     let mut fused_candidates: Vec<(NodeId, NodeId)> = Vec::new();

@@ -19,6 +19,37 @@ struct Array {
     size: SizeClass,
 }
 
+fn add_node(
+    g: &mut Graph,
+    name: String,
+    kind: NodeKind,
+    iteration: Option<SizeClass>,
+    output_size: Option<SizeClass>,
+) -> NodeId {
+    g.nodes.push(Node {
+        name,
+        kind,
+        iteration,
+        output_size,
+        outputs: 1,
+        output_bytes: vec![Some(4 << 20)],
+        escapes: false,
+        escaping_outputs: Vec::new(),
+    });
+    NodeId(g.nodes.len() - 1)
+}
+
+fn add_edge(g: &mut Graph, from: NodeId, to: NodeId, access: Access) {
+    // A scatter's result has no traversal order (seed 000 Table 1: `[.. | ys]`), so
+    // nothing fuses with it.
+    let fusible = !matches!(access, Access::Unordered | Access::ScatterDestination)
+        && g.nodes[from.0].kind != NodeKind::Scatter
+        && g.nodes[from.0].kind.is_fusible_kind()
+        && g.nodes[to.0].kind.is_fusible_kind();
+    let array = g.nodes[from.0].name.clone();
+    g.edges.push(Edge { from, to, output: 0, array, access, fusible });
+}
+
 /// A random graph of `combinators` combinator nodes (plus a few inputs).
 pub fn random_graph(combinators: usize, seed: u64) -> Graph {
     let mut rng = Rng::new(seed);
@@ -28,31 +59,6 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
     let mut scalars: Vec<NodeId> = Vec::new(); // fold results read as free variables
     let mut labels = 1u32;
     let base = SizeClass(0);
-
-    let add_node =
-        |g: &mut Graph, name: String, kind: NodeKind, iteration: Option<SizeClass>, output_size: Option<SizeClass>| {
-            g.nodes.push(Node {
-                name,
-                kind,
-                iteration,
-                output_size,
-                outputs: 1,
-                output_bytes: vec![Some(4 << 20)],
-                escapes: false,
-                escaping_outputs: Vec::new(),
-            });
-            NodeId(g.nodes.len() - 1)
-        };
-    let add_edge = |g: &mut Graph, from: NodeId, to: NodeId, access: Access| {
-        // A scatter's result has no traversal order (seed 000 Table 1: `[.. | ys]`), so
-        // nothing fuses with it.
-        let fusible = !matches!(access, Access::Unordered | Access::ScatterDestination)
-            && g.nodes[from.0].kind != NodeKind::Scatter
-            && g.nodes[from.0].kind.is_fusible_kind()
-            && g.nodes[to.0].kind.is_fusible_kind();
-        let array = g.nodes[from.0].name.clone();
-        g.edges.push(Edge { from, to, output: 0, array, access, fusible });
-    };
 
     for i in 0..(2 + combinators / 20) {
         let n = add_node(&mut g, format!("in{i}"), NodeKind::Input, None, None);
@@ -156,25 +162,63 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
 /// destination come before the scatter). `combinators` combinator nodes after two 1-D
 /// arguments and one 2-D argument.
 pub fn small_program(combinators: usize, seed: u64) -> Graph {
-    let mut rng = Rng::new(seed);
-    let mut g = Graph::default();
-    // Size classes: 0 the 1-D arguments, 1 the 2-D argument, 2 its rows, 3 scalars,
-    // then one rigid class per filter or expand.
-    let (base, matrix, rows, scalar) = (SizeClass(0), SizeClass(1), SizeClass(2), SizeClass(3));
-    let mut next_size = 4usize;
-    // Arrays that can be read: (producer, size, consumed by a scatter).
-    let mut arrays: Vec<(NodeId, SizeClass, bool)> = Vec::new();
-    let mut scalars: Vec<NodeId> = Vec::new();
-    let mut labels = 1u32;
+    let mut p = SmallProgram {
+        rng: Rng::new(seed),
+        g: Graph::default(),
+        arrays: Vec::new(),
+        scalars: Vec::new(),
+        labels: 1,
+        next_size: 4,
+    };
+    for (name, size) in [("in0", BASE), ("in1", BASE), ("mat", MATRIX)] {
+        let n = p.push(name.into(), NodeKind::Input, None, Some(size));
+        p.arrays.push((n, size, false));
+    }
+    for i in 0..combinators {
+        let name = format!("v{i}");
+        // A scatter's destination is not read after the scatter: `extract` would make
+        // such a use unordered, and the scatter precedence (seed 000 (9)) would then
+        // put it before the scatter, against program order.
+        let live: Vec<usize> = (0..p.arrays.len()).filter(|a| !p.arrays[*a].2).collect();
+        let choice = p.rng.below(100);
+        let node = match choice {
+            0..28 => p.map(name, &live),
+            28..36 => p.generate(name),
+            36..48 => p.gather(name, &live),
+            48..58 => p.fold(name, &live),
+            58..68 => p.scan(name, &live),
+            68..82 => p.filter_or_expand(name, &live),
+            _ => match p.scatter(name, &live) {
+                Some(node) => node,
+                None => continue,
+            },
+        };
+        p.maybe_free_variable(node, &live);
+    }
+    p.finish()
+}
 
-    fn push(
-        g: &mut Graph,
-        name: String,
-        kind: NodeKind,
-        iteration: Option<SizeClass>,
-        out: Option<SizeClass>,
-    ) -> NodeId {
-        g.nodes.push(Node {
+// Size classes of `small_program`: the 1-D arguments, the 2-D argument, its rows,
+// scalars; then one rigid class per filter or expand.
+const BASE: SizeClass = SizeClass(0);
+const MATRIX: SizeClass = SizeClass(1);
+const ROWS: SizeClass = SizeClass(2);
+const SCALAR: SizeClass = SizeClass(3);
+
+/// The state of [`small_program`] while it adds nodes.
+struct SmallProgram {
+    rng: Rng,
+    g: Graph,
+    /// Arrays that can be read: (producer, size, consumed by a scatter).
+    arrays: Vec<(NodeId, SizeClass, bool)>,
+    scalars: Vec<NodeId>,
+    labels: u32,
+    next_size: usize,
+}
+
+impl SmallProgram {
+    fn push(&mut self, name: String, kind: NodeKind, iteration: Option<SizeClass>, out: Option<SizeClass>) -> NodeId {
+        self.g.nodes.push(Node {
             name,
             kind,
             iteration,
@@ -184,137 +228,167 @@ pub fn small_program(combinators: usize, seed: u64) -> Graph {
             escapes: false,
             escaping_outputs: Vec::new(),
         });
-        NodeId(g.nodes.len() - 1)
-    }
-    // A use of array `a` (index into `arrays`) by `to`.
-    fn read(g: &mut Graph, arrays: &[(NodeId, SizeClass, bool)], a: usize, to: NodeId, access: Access) {
-        let from = arrays[a].0;
-        if g.edges.iter().any(|e| e.from == from && e.to == to && e.access == access) {
-            return;
-        }
-        let array = g.nodes[from.0].name.clone();
-        g.edges.push(Edge { from, to, output: 0, array, access, fusible: false });
+        NodeId(self.g.nodes.len() - 1)
     }
 
-    for (name, size) in [("in0", base), ("in1", base), ("mat", matrix)] {
-        let n = push(&mut g, name.into(), NodeKind::Input, None, Some(size));
-        arrays.push((n, size, false));
+    /// A use of array `a` (index into `arrays`) by `to`.
+    fn read(&mut self, a: usize, to: NodeId, access: Access) {
+        let from = self.arrays[a].0;
+        if self.g.edges.iter().any(|e| e.from == from && e.to == to && e.access == access) {
+            return;
+        }
+        let array = self.g.nodes[from.0].name.clone();
+        self.g.edges.push(Edge { from, to, output: 0, array, access, fusible: false });
     }
-    for i in 0..combinators {
-        let name = format!("v{i}");
-        // A scatter's destination is not read after the scatter: `extract` would make
-        // such a use unordered, and the scatter precedence (seed 000 (9)) would then
-        // put it before the scatter, against program order.
-        let live: Vec<usize> = (0..arrays.len()).filter(|a| !arrays[*a].2).collect();
-        let of_size = |s: SizeClass| -> Vec<usize> { live.iter().copied().filter(|a| arrays[*a].1 == s).collect() };
-        let any = |rng: &mut Rng| live[rng.below(live.len())];
-        let choice = rng.below(100);
-        let node;
-        if choice < 28 {
-            let first = any(&mut rng);
-            let size = arrays[first].1;
-            node = push(&mut g, name, NodeKind::Map, Some(size), None);
-            read(&mut g, &arrays, first, node, Access::InOutputOrder);
-            for _ in 0..rng.below(3) {
-                let same = of_size(size);
-                read(&mut g, &arrays, same[rng.below(same.len())], node, Access::InOutputOrder);
-            }
-            arrays.push((node, size, false));
-        } else if choice < 36 {
-            let size = if rng.chance(70) { base } else { rows };
-            node = push(&mut g, name, NodeKind::Generate, Some(size), None);
-            arrays.push((node, size, false));
-        } else if choice < 48 {
-            let index = of_size(base).into_iter().chain(of_size(rows)).collect::<Vec<_>>();
-            let index = index[rng.below(index.len())];
-            let source = any(&mut rng);
-            labels += 1;
-            let size = arrays[index].1;
-            node = push(&mut g, name, NodeKind::Gather { label: labels }, Some(size), None);
-            read(&mut g, &arrays, index, node, Access::InOutputOrder);
-            read(&mut g, &arrays, source, node, Access::GatherSource { label: labels });
-            arrays.push((node, size, false));
-        } else if choice < 58 {
-            let input = any(&mut rng);
-            let size = arrays[input].1;
-            if size == matrix {
-                // Row fold: a transducer from the matrix's size to its rows.
-                node = push(&mut g, name, NodeKind::Fold, Some(matrix), Some(rows));
-                g.size_parent.push((rows, node));
-                read(&mut g, &arrays, input, node, Access::InOutputOrder);
-                arrays.push((node, rows, false));
-            } else {
-                node = push(&mut g, name, NodeKind::Fold, Some(size), Some(scalar));
-                g.size_parent.push((scalar, node));
-                read(&mut g, &arrays, input, node, Access::InOutputOrder);
-                scalars.push(node);
-            }
-        } else if choice < 68 {
-            let input = any(&mut rng);
-            let size = arrays[input].1;
-            node = push(&mut g, name, NodeKind::Scan { backward: rng.chance(40) }, Some(size), None);
-            read(&mut g, &arrays, input, node, Access::InOutputOrder);
-            arrays.push((node, size, false));
-        } else if choice < 82 {
-            let input = any(&mut rng);
-            let size = arrays[input].1;
-            let out = SizeClass(next_size);
-            next_size += 1;
-            g.rigid_sizes.push(out);
-            let kind = if rng.chance(60) { NodeKind::Filter } else { NodeKind::Expand };
-            node = push(&mut g, name, kind, Some(size), Some(out));
-            g.size_parent.push((out, node));
-            read(&mut g, &arrays, input, node, Access::InOutputOrder);
-            arrays.push((node, out, false));
+
+    fn of_size(&self, live: &[usize], s: SizeClass) -> Vec<usize> {
+        live.iter().copied().filter(|a| self.arrays[*a].1 == s).collect()
+    }
+
+    fn any(&mut self, live: &[usize]) -> usize {
+        live[self.rng.below(live.len())]
+    }
+
+    fn map(&mut self, name: String, live: &[usize]) -> NodeId {
+        let first = self.any(live);
+        let size = self.arrays[first].1;
+        let node = self.push(name, NodeKind::Map, Some(size), None);
+        self.read(first, node, Access::InOutputOrder);
+        for _ in 0..self.rng.below(3) {
+            let same = self.of_size(live, size);
+            let other = same[self.rng.below(same.len())];
+            self.read(other, node, Access::InOutputOrder);
+        }
+        self.arrays.push((node, size, false));
+        node
+    }
+
+    fn generate(&mut self, name: String) -> NodeId {
+        let size = if self.rng.chance(70) { BASE } else { ROWS };
+        let node = self.push(name, NodeKind::Generate, Some(size), None);
+        self.arrays.push((node, size, false));
+        node
+    }
+
+    fn gather(&mut self, name: String, live: &[usize]) -> NodeId {
+        let index = self.of_size(live, BASE).into_iter().chain(self.of_size(live, ROWS)).collect::<Vec<_>>();
+        let index = index[self.rng.below(index.len())];
+        let source = self.any(live);
+        self.labels += 1;
+        let label = self.labels;
+        let size = self.arrays[index].1;
+        let node = self.push(name, NodeKind::Gather { label }, Some(size), None);
+        self.read(index, node, Access::InOutputOrder);
+        self.read(source, node, Access::GatherSource { label });
+        self.arrays.push((node, size, false));
+        node
+    }
+
+    fn fold(&mut self, name: String, live: &[usize]) -> NodeId {
+        let input = self.any(live);
+        let size = self.arrays[input].1;
+        if size == MATRIX {
+            // Row fold: a transducer from the matrix's size to its rows.
+            let node = self.push(name, NodeKind::Fold, Some(MATRIX), Some(ROWS));
+            self.g.size_parent.push((ROWS, node));
+            self.read(input, node, Access::InOutputOrder);
+            self.arrays.push((node, ROWS, false));
+            node
         } else {
-            // Scatter values (any array) into a 1-D destination not yet consumed.
-            let dests: Vec<usize> = (0..arrays.len())
-                .filter(|a| arrays[*a].1 == base && !arrays[*a].2 && g.nodes[arrays[*a].0.0].kind != NodeKind::Scatter)
-                .collect();
-            let values = any(&mut rng);
-            if dests.is_empty() {
-                continue;
+            let node = self.push(name, NodeKind::Fold, Some(size), Some(SCALAR));
+            self.g.size_parent.push((SCALAR, node));
+            self.read(input, node, Access::InOutputOrder);
+            self.scalars.push(node);
+            node
+        }
+    }
+
+    fn scan(&mut self, name: String, live: &[usize]) -> NodeId {
+        let input = self.any(live);
+        let size = self.arrays[input].1;
+        let backward = self.rng.chance(40);
+        let node = self.push(name, NodeKind::Scan { backward }, Some(size), None);
+        self.read(input, node, Access::InOutputOrder);
+        self.arrays.push((node, size, false));
+        node
+    }
+
+    fn filter_or_expand(&mut self, name: String, live: &[usize]) -> NodeId {
+        let input = self.any(live);
+        let size = self.arrays[input].1;
+        let out = SizeClass(self.next_size);
+        self.next_size += 1;
+        self.g.rigid_sizes.push(out);
+        let kind = if self.rng.chance(60) { NodeKind::Filter } else { NodeKind::Expand };
+        let node = self.push(name, kind, Some(size), Some(out));
+        self.g.size_parent.push((out, node));
+        self.read(input, node, Access::InOutputOrder);
+        self.arrays.push((node, out, false));
+        node
+    }
+
+    /// Scatters values (any array) into a 1-D destination not yet consumed; `None` when
+    /// there is none.
+    fn scatter(&mut self, name: String, live: &[usize]) -> Option<NodeId> {
+        let dests: Vec<usize> = (0..self.arrays.len())
+            .filter(|a| {
+                let (producer, size, consumed) = self.arrays[*a];
+                size == BASE && !consumed && self.g.nodes[producer.0].kind != NodeKind::Scatter
+            })
+            .collect();
+        let values = self.any(live);
+        if dests.is_empty() {
+            return None;
+        }
+        let dest = dests[self.rng.below(dests.len())];
+        let size = self.arrays[values].1;
+        let node = self.push(name, NodeKind::Scatter, Some(size), Some(BASE));
+        self.read(dest, node, Access::ScatterDestination);
+        self.read(values, node, Access::InOutputOrder);
+        self.arrays[dest].2 = true;
+        self.arrays.push((node, BASE, false));
+        Some(node)
+    }
+
+    /// Free variables of maps and generates: a fold result, or a whole array read with
+    /// `array.index`.
+    fn maybe_free_variable(&mut self, node: NodeId, live: &[usize]) {
+        if !matches!(self.g.nodes[node.0].kind, NodeKind::Map | NodeKind::Generate) || !self.rng.chance(35) {
+            return;
+        }
+        if !self.scalars.is_empty() && self.rng.chance(50) {
+            let s = self.scalars[self.rng.below(self.scalars.len())];
+            let array = self.g.nodes[s.0].name.clone();
+            self.g.edges.push(Edge { from: s, to: node, output: 0, array, access: Access::Unordered, fusible: false });
+        } else {
+            let a = live[self.rng.below(live.len())];
+            if self.arrays[a].0 != node {
+                self.read(a, node, Access::Unordered);
             }
-            let dest = dests[rng.below(dests.len())];
-            let size = arrays[values].1;
-            node = push(&mut g, name, NodeKind::Scatter, Some(size), Some(base));
-            read(&mut g, &arrays, dest, node, Access::ScatterDestination);
-            read(&mut g, &arrays, values, node, Access::InOutputOrder);
-            arrays[dest].2 = true;
-            arrays.push((node, base, false));
         }
-        // Free variables: a fold result, or a whole array read with `array.index`.
-        if matches!(g.nodes[node.0].kind, NodeKind::Map | NodeKind::Generate) && rng.chance(35) {
-            if !scalars.is_empty() && rng.chance(50) {
-                let s = scalars[rng.below(scalars.len())];
-                let array = g.nodes[s.0].name.clone();
-                g.edges.push(Edge { from: s, to: node, output: 0, array, access: Access::Unordered, fusible: false });
-            } else {
-                let a = live[rng.below(live.len())];
-                if arrays[a].0 != node {
-                    read(&mut g, &arrays, a, node, Access::Unordered);
-                }
+    }
+
+    /// Fusible edges exactly as `extract` decides (an ordered use between two
+    /// combinators, not out of a scatter, and no unordered use between the same two
+    /// nodes); arrays nobody reads are results, and a few others escape too.
+    fn finish(mut self) -> Graph {
+        let g = &mut self.g;
+        let blocked: Vec<(NodeId, NodeId)> =
+            g.edges.iter().filter(|e| !e.access.is_ordered()).map(|e| (e.from, e.to)).collect();
+        let kinds: Vec<NodeKind> = g.nodes.iter().map(|n| n.kind).collect();
+        for e in &mut g.edges {
+            e.fusible = e.access.is_ordered()
+                && kinds[e.from.0].is_fusible_kind()
+                && kinds[e.to.0].is_fusible_kind()
+                && kinds[e.from.0] != NodeKind::Scatter
+                && !blocked.contains(&(e.from, e.to));
+        }
+        for i in 0..g.nodes.len() {
+            let unread = !g.edges.iter().any(|e| e.from == NodeId(i));
+            if g.nodes[i].kind.is_fusible_kind() && (unread || self.rng.chance(15)) {
+                g.nodes[i].escapes = true;
             }
         }
+        self.g
     }
-    // Fusible exactly as `extract` decides: an ordered use between two combinators,
-    // not out of a scatter, and no unordered use between the same two nodes.
-    let blocked: Vec<(NodeId, NodeId)> =
-        g.edges.iter().filter(|e| !e.access.is_ordered()).map(|e| (e.from, e.to)).collect();
-    let kinds: Vec<NodeKind> = g.nodes.iter().map(|n| n.kind).collect();
-    for e in &mut g.edges {
-        e.fusible = e.access.is_ordered()
-            && kinds[e.from.0].is_fusible_kind()
-            && kinds[e.to.0].is_fusible_kind()
-            && kinds[e.from.0] != NodeKind::Scatter
-            && !blocked.contains(&(e.from, e.to));
-    }
-    // Arrays nobody reads are results; a few others escape too.
-    for i in 0..g.nodes.len() {
-        let unread = !g.edges.iter().any(|e| e.from == NodeId(i));
-        if g.nodes[i].kind.is_fusible_kind() && (unread || rng.chance(15)) {
-            g.nodes[i].escapes = true;
-        }
-    }
-    g
 }
