@@ -140,6 +140,118 @@ pub fn compile_file_with(
     Ok(Compiled { engine, _context: context })
 }
 
+/// The storage of a call's arguments: element buffers, descriptors, and the values the
+/// packed array points at (a descriptor pointer for memrefs, the value itself for
+/// scalars). The pointers inside stay valid while this lives (vectors are not resized).
+struct Arguments {
+    data: Vec<Vec<u64>>,
+    descriptors: Vec<Vec<i64>>,
+    values: Vec<Vec<u64>>,
+}
+
+fn marshal_arguments(in_slots: &[Slot], args: &[Value]) -> Result<Arguments, String> {
+    let mut data: Vec<Vec<u64>> = Vec::new();
+    let mut descriptors: Vec<Vec<i64>> = Vec::new();
+    let mut values: Vec<Vec<u64>> = Vec::new();
+    for (s, v) in in_slots.iter().zip(args) {
+        match *s {
+            Slot::Scalar(e) => {
+                let mut w = words(elem_size(e)?);
+                put(as_bytes(&mut w), v, e)?;
+                values.push(w);
+            }
+            Slot::Memref(e, rank) => {
+                let t = v.as_tensor().ok_or_else(|| format!("argument {v} is not a tensor"))?;
+                if t.rank() != rank || t.elem != e {
+                    return Err(format!("argument {v} does not have the declared type"));
+                }
+                let n = elem_size(e)?;
+                let mut buffer = words(n * t.len());
+                {
+                    let bytes = as_bytes(&mut buffer);
+                    for (i, x) in t.elements.iter().enumerate() {
+                        put(&mut bytes[i * n..], x, e)?;
+                    }
+                }
+                let ptr = buffer.as_mut_ptr() as i64;
+                let mut d = vec![ptr, ptr, 0];
+                d.extend(t.shape.iter().map(|&x| x as i64));
+                let mut strides = vec![1i64; rank];
+                for k in (0..rank.saturating_sub(1)).rev() {
+                    strides[k] = strides[k + 1] * t.shape[k + 1] as i64;
+                }
+                d.extend(strides);
+                data.push(buffer);
+                descriptors.push(d);
+                let mut w = words(8);
+                w[0] = descriptors.last_mut().unwrap().as_mut_ptr() as u64;
+                values.push(w);
+            }
+        }
+    }
+    Ok(Arguments { data, descriptors, values })
+}
+
+/// The results of a call from the C struct `bytes` (laid out at `offsets` as `out_slots`
+/// say); then frees each distinct result allocation that is not an argument's buffer in
+/// `arguments` (see the module header).
+///
+/// # Safety
+/// `bytes` must hold what the compiled function wrote: every memref descriptor in it
+/// describes live elements of the compiled code's allocations, owned by the caller.
+unsafe fn read_results(
+    bytes: &[u8],
+    out_slots: &[Slot],
+    offsets: &[usize],
+    arguments: &[Vec<u64>],
+) -> Result<Vec<Value>, String> {
+    let mut out = Vec::new();
+    let mut allocations = std::collections::BTreeSet::new();
+    for (s, &off) in out_slots.iter().zip(offsets) {
+        match *s {
+            Slot::Scalar(e) => out.push(get(&bytes[off..], e)),
+            Slot::Memref(e, rank) => {
+                let word = |k: usize| i64::from_le_bytes(bytes[off + 8 * k..off + 8 * k + 8].try_into().unwrap());
+                allocations.insert(word(0));
+                let aligned = word(1) as *const u8;
+                let offset = word(2);
+                let sizes: Vec<usize> = (0..rank).map(|k| word(3 + k) as usize).collect();
+                let strides: Vec<i64> = (0..rank).map(|k| word(3 + rank + k)).collect();
+                let n = elem_size(e)?;
+                let count: usize = sizes.iter().product();
+                let mut elements = Vec::with_capacity(count);
+                let mut index = vec![0usize; rank];
+                for _ in 0..count {
+                    let pos = offset + index.iter().zip(&strides).map(|(&i, &s)| i as i64 * s).sum::<i64>();
+                    // SAFETY: the descriptor comes from the compiled code and describes
+                    // `count` live elements at these positions.
+                    let element = unsafe { std::slice::from_raw_parts(aligned.offset(pos as isize * n as isize), n) };
+                    elements.push(get(element, e));
+                    for k in (0..rank).rev() {
+                        index[k] += 1;
+                        if index[k] < sizes[k] {
+                            break;
+                        }
+                        index[k] = 0;
+                    }
+                }
+                out.push(Value::tensor(e, sizes, elements));
+            }
+        }
+    }
+    for buffer in arguments {
+        allocations.remove(&(buffer.as_ptr() as i64));
+    }
+    for allocation in allocations {
+        // SAFETY: a result allocation the compiled code handed over (the caller owns it
+        // under the ABI above), not an argument's buffer, freed once (the set holds each
+        // allocation once) after its elements were copied out; it came from `malloc`,
+        // the allocator `finalize-memref-to-llvm` calls.
+        unsafe { free(allocation as *mut std::ffi::c_void) }
+    }
+    Ok(out)
+}
+
 /// What a value of type `t` is in the C interface.
 #[derive(Clone, Copy, Debug)]
 enum Slot {
@@ -265,47 +377,7 @@ impl Compiled {
         }
         let in_slots = inputs.iter().map(slot).collect::<Result<Vec<_>, _>>()?;
         let out_slots = results.iter().map(slot).collect::<Result<Vec<_>, _>>()?;
-        // Argument storage: element buffers, descriptors, and the values the packed array
-        // points at (a descriptor pointer for memrefs, the value itself for scalars).
-        let mut data: Vec<Vec<u64>> = Vec::new();
-        let mut descriptors: Vec<Vec<i64>> = Vec::new();
-        let mut values: Vec<Vec<u64>> = Vec::new();
-        for (s, v) in in_slots.iter().zip(args) {
-            match *s {
-                Slot::Scalar(e) => {
-                    let mut w = words(elem_size(e)?);
-                    put(as_bytes(&mut w), v, e)?;
-                    values.push(w);
-                }
-                Slot::Memref(e, rank) => {
-                    let t = v.as_tensor().ok_or_else(|| format!("argument {v} is not a tensor"))?;
-                    if t.rank() != rank || t.elem != e {
-                        return Err(format!("argument {v} does not have the declared type"));
-                    }
-                    let n = elem_size(e)?;
-                    let mut buffer = words(n * t.len());
-                    {
-                        let bytes = as_bytes(&mut buffer);
-                        for (i, x) in t.elements.iter().enumerate() {
-                            put(&mut bytes[i * n..], x, e)?;
-                        }
-                    }
-                    let ptr = buffer.as_mut_ptr() as i64;
-                    let mut d = vec![ptr, ptr, 0];
-                    d.extend(t.shape.iter().map(|&x| x as i64));
-                    let mut strides = vec![1i64; rank];
-                    for k in (0..rank.saturating_sub(1)).rev() {
-                        strides[k] = strides[k + 1] * t.shape[k + 1] as i64;
-                    }
-                    d.extend(strides);
-                    data.push(buffer);
-                    descriptors.push(d);
-                    let mut w = words(8);
-                    w[0] = descriptors.last_mut().unwrap().as_mut_ptr() as u64;
-                    values.push(w);
-                }
-            }
-        }
+        let Arguments { data, descriptors, mut values } = marshal_arguments(&in_slots, args)?;
         // Result storage: one C struct of all results (offsets with natural alignment).
         let mut offsets = Vec::new();
         let mut size = 0usize;
@@ -340,52 +412,8 @@ impl Compiled {
         unsafe { self.engine.invoke_packed(name, &mut packed) }.map_err(|e| format!("the call failed: {e}"))?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         // Read the results back, then free their allocations (see the module header).
-        let bytes = as_bytes(&mut result);
-        let mut out = Vec::new();
-        let mut allocations = std::collections::BTreeSet::new();
-        for (s, &off) in out_slots.iter().zip(&offsets) {
-            match *s {
-                Slot::Scalar(e) => out.push(get(&bytes[off..], e)),
-                Slot::Memref(e, rank) => {
-                    let word = |k: usize| i64::from_le_bytes(bytes[off + 8 * k..off + 8 * k + 8].try_into().unwrap());
-                    allocations.insert(word(0));
-                    let aligned = word(1) as *const u8;
-                    let offset = word(2);
-                    let sizes: Vec<usize> = (0..rank).map(|k| word(3 + k) as usize).collect();
-                    let strides: Vec<i64> = (0..rank).map(|k| word(3 + rank + k)).collect();
-                    let n = elem_size(e)?;
-                    let count: usize = sizes.iter().product();
-                    let mut elements = Vec::with_capacity(count);
-                    let mut index = vec![0usize; rank];
-                    for _ in 0..count {
-                        let pos = offset + index.iter().zip(&strides).map(|(&i, &s)| i as i64 * s).sum::<i64>();
-                        // SAFETY: the descriptor comes from the compiled code and describes
-                        // `count` live elements at these positions.
-                        let element =
-                            unsafe { std::slice::from_raw_parts(aligned.offset(pos as isize * n as isize), n) };
-                        elements.push(get(element, e));
-                        for k in (0..rank).rev() {
-                            index[k] += 1;
-                            if index[k] < sizes[k] {
-                                break;
-                            }
-                            index[k] = 0;
-                        }
-                    }
-                    out.push(Value::tensor(e, sizes, elements));
-                }
-            }
-        }
-        for buffer in &data {
-            allocations.remove(&(buffer.as_ptr() as i64));
-        }
-        for allocation in allocations {
-            // SAFETY: a result allocation the compiled code handed over (the caller owns it
-            // under the ABI above), not an argument's buffer, freed once (the set holds each
-            // allocation once) after its elements were copied out; it came from `malloc`,
-            // the allocator `finalize-memref-to-llvm` calls.
-            unsafe { free(allocation as *mut std::ffi::c_void) }
-        }
+        // SAFETY: the call filled the result struct as `out_slots` describe.
+        let out = unsafe { read_results(as_bytes(&mut result), &out_slots, &offsets, &data) }?;
         drop((data, descriptors));
         Ok((out, ms))
     }
