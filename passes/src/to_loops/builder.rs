@@ -3,10 +3,11 @@
 //! moves of element functions into loop bodies.
 
 use crate::ir::{self, Op, Val};
+use array_dialect::view::{ArrayOp, OpKind};
 use melior::{
     Context,
     ir::{
-        Attribute, Block, BlockLike, Identifier, Location, Region, RegionLike, Type, Value,
+        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
         attribute::{DenseI32ArrayAttribute, IntegerAttribute},
         operation::{Operation, OperationBuilder},
     },
@@ -50,6 +51,23 @@ pub(super) fn vs<'c>(raws: &[Val]) -> Vec<Value<'c, 'static>> {
 pub(super) fn ty<'c>(raw: MlirType) -> Type<'c> {
     // SAFETY: live type of the pass's context.
     unsafe { Type::from_raw(raw) }
+}
+
+/// The typed view of `op`, an `array` op of the function being lowered (`None` for other
+/// ops). The view borrows the op: it is read while the op is live, before it is erased.
+pub(super) fn array_op<'a>(op: Op) -> Option<ArrayOp<'a, 'a>> {
+    // SAFETY: `op` is a live operation of the function being rewritten.
+    ArrayOp::of(unsafe { OperationRef::from_raw(op) })
+}
+
+/// The kind of `op`, if it is an `array` op.
+pub(super) fn op_kind(op: Op) -> Option<OpKind> {
+    OpKind::from_name(&ir::op_name(op))
+}
+
+/// The raw handles of `values`.
+pub(super) fn raws(values: &[Value]) -> Vec<Val> {
+    values.iter().map(|x| x.to_raw()).collect()
 }
 
 /// Moves the ops of the single block of region `index` of `op` before `anchor`, with the

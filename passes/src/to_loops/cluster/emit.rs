@@ -1,6 +1,8 @@
 //! The loop nest of a planned cluster.
 
-use super::super::builder::{Builder, inline_body, replace_and_erase, ty, v};
+use super::super::builder::{Builder, array_op, inline_body, raws, replace_and_erase, ty, v};
+use array_dialect::view::{ArrayOp, ScanKind};
+use melior::ir::ValueLike;
 use super::extents::Extent;
 use super::plan::{Kind, Output, Plan, key, key_op, same_ops};
 use crate::ir::{self, Op, Val};
@@ -121,13 +123,13 @@ impl Emitter<'_, '_> {
                 let new = inline_body(op, 0, &arguments, anchor);
                 self.state.splice(state_range, new);
             }
-            Kind::Scan { exclusive } => {
+            Kind::Scan(kind) => {
                 let accumulators = self.state[state_range.clone()].to_vec();
                 let mut arguments = accumulators.clone();
                 arguments.extend(operands[..operands.len() - n].iter().map(|x| self.element(*x)));
                 let new = inline_body(op, 0, &arguments, anchor);
                 // Inclusive: the element is the new accumulator; exclusive: the old one.
-                let ys = if exclusive { accumulators } else { new.clone() };
+                let ys = if kind == ScanKind::Exclusive { accumulators } else { new.clone() };
                 self.set_elements(op, &ys);
                 self.state.splice(state_range, new);
             }
@@ -220,11 +222,11 @@ impl<'c> Builder<'c> {
         else {
             return self.dim_of(anchor, x, d);
         };
-        let operands = ir::operands(producer);
-        match ir::op_name(producer).as_str() {
-            "array.generate" => operands[d],
-            "array.gather" => self.extent_of(operands[1], d, plan, anchor),
-            _ => self.extent_of(operands[0], d, plan, anchor),
+        match array_op(producer) {
+            Some(ArrayOp::Generate { shape, .. }) => shape[d].to_raw(),
+            Some(ArrayOp::Gather { indices, .. }) => self.extent_of(indices[0].to_raw(), d, plan, anchor),
+            // A map or a fold: the extent of its first input.
+            _ => self.extent_of(ir::operands(producer)[0], d, plan, anchor),
         }
     }
 
@@ -247,40 +249,39 @@ impl<'c> Builder<'c> {
             let buffer = *buffers.entry(key(x)).or_insert_with(|| self.to_buffer(loop_root, x));
             return self.load(anchor, buffer, at);
         };
-        let operands = ir::operands(producer);
-        let values = match ir::op_name(producer).as_str() {
-            "array.generate" => inline_body(producer, 0, at, anchor),
-            "array.map" => {
+        let values = match array_op(producer) {
+            Some(ArrayOp::Generate { .. }) => inline_body(producer, 0, at, anchor),
+            Some(ArrayOp::Map { inputs, .. }) => {
                 let elements: Vec<Val> =
-                    operands.iter().map(|y| self.value_at(*y, at, plan, anchor, loop_root, buffers)).collect();
+                    raws(&inputs).iter().map(|y| self.value_at(*y, at, plan, anchor, loop_root, buffers)).collect();
                 inline_body(producer, 0, &elements, anchor)
             }
-            "array.gather" => {
-                let inner: Vec<Val> = operands[1..]
+            Some(ArrayOp::Gather { source, indices }) => {
+                let inner: Vec<Val> = raws(&indices)
                     .iter()
                     .map(|y| {
                         let i = self.value_at(*y, at, plan, anchor, loop_root, buffers);
                         self.index_cast(anchor, i)
                     })
                     .collect();
-                vec![self.value_at(operands[0], &inner, plan, anchor, loop_root, buffers)]
+                vec![self.value_at(source.to_raw(), &inner, plan, anchor, loop_root, buffers)]
             }
-            _ => {
-                // A fold: the row of its inputs at `at`, folded sequentially.
-                let n = ir::results(producer).len();
-                let (inputs, inits) = operands.split_at(operands.len() - n);
+            Some(ArrayOp::Fold { inputs, inits, .. }) => {
+                // The row of its inputs at `at`, folded sequentially.
+                let inputs = raws(&inputs);
                 let extent = self.extent_of(inputs[0], at.len(), plan, loop_root);
-                let (loop_op, j, accumulators, yield_op) = self.for_loop(anchor, extent, inits);
+                let (loop_op, j, accumulators, yield_op) = self.for_loop(anchor, extent, &raws(&inits));
                 let mut row = at.to_vec();
                 row.push(j);
                 let mut arguments = accumulators;
-                for y in inputs {
+                for y in &inputs {
                     arguments.push(self.value_at(*y, &row, plan, yield_op, loop_root, buffers));
                 }
                 let new = inline_body(producer, 0, &arguments, yield_op);
                 ir::set_operands(yield_op, &new);
                 ir::results(loop_op)
             }
+            _ => unreachable!("the planner fuses only maps, generates, gathers and folds into gathers"),
         };
         values[r]
     }
