@@ -88,10 +88,11 @@
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions};
 use crate::ir::{self, Op, Val};
-use builder::{Builder, element_type, rank, replace_and_erase, static_dim, ty, vs};
+use array_dialect::view::{ArrayOp, OpKind};
+use builder::{Builder, array_op, element_type, op_kind, rank, replace_and_erase, static_dim, ty};
 use melior::{
     Context,
-    ir::{Location, OperationRef, operation::OperationLike},
+    ir::{Location, OperationRef, ValueLike, operation::OperationLike},
 };
 use mlir_sys::*;
 
@@ -118,23 +119,25 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     run,
 };
 
+/// The ops the pass lowers to loop nests (clusters as a whole).
+const LOWERED: &[OpKind] = &[
+    OpKind::Map,
+    OpKind::Generate,
+    OpKind::Fold,
+    OpKind::Gather,
+    OpKind::Scan,
+    OpKind::Scatter,
+    OpKind::Permute,
+    OpKind::Filter,
+    OpKind::Expand,
+    OpKind::Cluster,
+];
+
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     lower_scalars(context, function);
     let mut targets = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
-        if matches!(
-            op.name().as_string_ref().as_str(),
-            Ok("array.map"
-                | "array.generate"
-                | "array.fold"
-                | "array.gather"
-                | "array.scan"
-                | "array.scatter"
-                | "array.permute"
-                | "array.filter"
-                | "array.expand"
-                | "array.cluster")
-        ) {
+        if OpKind::of(&op).is_some_and(|kind| LOWERED.contains(&kind)) {
             targets.push(op.to_raw());
         }
         melior::ir::operation::WalkResult::Advance
@@ -146,7 +149,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions
         if is_tree_child(op) {
             continue;
         }
-        if ir::op_name(op) == "array.cluster" {
+        if op_kind(op) == Some(OpKind::Cluster) {
             let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
             cluster::lower(&b, op);
             continue;
@@ -162,16 +165,16 @@ fn lower_op(context: &Context, op: Op) {
         return;
     }
     let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
-    match ir::op_name(op).as_str() {
-        "array.map" => b.lower_map(op),
-        "array.generate" => b.lower_generate(op),
-        "array.gather" => b.lower_gather(op),
-        "array.fold" => b.lower_fold(op),
-        "array.scan" => b.lower_scan(op),
-        "array.scatter" => b.lower_scatter(op),
-        "array.permute" => b.lower_permute(op),
-        "array.filter" if vectors_only(op) => b.lower_filter(op),
-        "array.expand" if vectors_only(op) => b.lower_expand(op),
+    match op_kind(op) {
+        Some(OpKind::Map) => b.lower_map(op),
+        Some(OpKind::Generate) => b.lower_generate(op),
+        Some(OpKind::Gather) => b.lower_gather(op),
+        Some(OpKind::Fold) => b.lower_fold(op),
+        Some(OpKind::Scan) => b.lower_scan(op),
+        Some(OpKind::Scatter) => b.lower_scatter(op),
+        Some(OpKind::Permute) => b.lower_permute(op),
+        Some(OpKind::Filter) if vectors_only(op) => b.lower_filter(op),
+        Some(OpKind::Expand) if vectors_only(op) => b.lower_expand(op),
         _ => {}
     }
 }
@@ -184,35 +187,34 @@ fn lower_op(context: &Context, op: Op) {
 fn lower_scalars(context: &Context, function: OperationRef) {
     let mut scalars = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
-        if matches!(op.name().as_string_ref().as_str(), Ok("array.size" | "array.dim" | "array.index")) {
+        if OpKind::of(&op).is_some_and(OpKind::is_size_or_element_read) {
             scalars.push(op.to_raw());
         }
         melior::ir::operation::WalkResult::Advance
     });
     for op in scalars {
         let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
-        let operands = ir::operands(op);
-        let x = operands[0];
-        let t = ir::value_type(x);
-        let replacements: Vec<Val> = match ir::op_name(op).as_str() {
-            "array.size" => (0..rank(t)).map(|d| b.dim_of(op, x, d)).collect(),
-            "array.dim" => {
-                let Some(d) = ir::int_attribute_inherent(op, "dimension") else { continue };
-                vec![b.dim_of(op, x, d as usize)]
+        let replacements: Vec<Val> = match array_op(op) {
+            Some(ArrayOp::Size { input }) => {
+                let x = input.to_raw();
+                (0..rank(ir::value_type(x))).map(|d| b.dim_of(op, x, d)).collect()
             }
-            _ => {
-                let element = ty(element_type(t));
+            Some(ArrayOp::Dim { input, dimension }) => vec![b.dim_of(op, input.to_raw(), dimension as usize)],
+            Some(ArrayOp::Index { array, indices }) => {
+                let element = ty(element_type(ir::value_type(array.to_raw())));
                 vec![
                     b.put1(
                         op,
                         b.op("tensor.extract")
-                            .add_operands(&vs(&operands))
+                            .add_operands(&[array])
+                            .add_operands(&indices)
                             .add_results(&[element])
                             .build()
                             .expect("valid tensor.extract"),
                     ),
                 ]
             }
+            _ => continue,
         };
         replace_and_erase(op, &replacements);
     }
@@ -221,9 +223,7 @@ fn lower_scalars(context: &Context, function: OperationRef) {
 /// Whether `op` is a leaf or node of a fusion tree (its parent is a cluster or a
 /// fusion node): it is lowered with its cluster.
 fn is_tree_child(op: Op) -> bool {
-    ir::parent_op(op).is_some_and(|p| {
-        matches!(ir::op_name(p).as_str(), "array.cluster" | "array.vertical" | "array.horizontal" | "array.diagonal")
-    })
+    ir::parent_op(op).and_then(op_kind).is_some_and(OpKind::is_fusion_tree)
 }
 
 /// Every array operand and result is a ranked tensor without encoding whose element

@@ -3,7 +3,7 @@
 //! moves of element functions into loop bodies.
 
 use crate::ir::{self, Op, Val};
-use array_dialect::view::{ArrayOp, OpKind};
+use array_dialect::view::{ArrayOp, OpKind, attribute};
 use melior::{
     Context,
     ir::{
@@ -12,6 +12,7 @@ use melior::{
         operation::{Operation, OperationBuilder},
     },
 };
+use melior::dialect::{arith, arith::CmpiPredicate, memref, scf};
 use mlir_sys::*;
 
 pub(super) fn rank(t: MlirType) -> usize {
@@ -124,17 +125,7 @@ impl<'c> Builder<'c> {
     }
 
     pub(super) fn constant_index(&self, anchor: Op, value: i64) -> Val {
-        self.put1(
-            anchor,
-            self.op("arith.constant")
-                .add_attributes(&[(
-                    Identifier::new(self.context, "value"),
-                    IntegerAttribute::new(self.index(), value).into(),
-                )])
-                .add_results(&[self.index()])
-                .build()
-                .expect("valid arith.constant"),
-        )
+        self.put1(anchor, arith::constant(self.context, IntegerAttribute::new(self.index(), value).into(), self.location))
     }
 
     /// The extent of dimension `d` of tensor `x`: a constant when static, else `tensor.dim`.
@@ -197,7 +188,7 @@ impl<'c> Builder<'c> {
             self.op("memref.alloc")
                 .add_operands(&vs(&dynamic))
                 .add_attributes(&[(
-                    Identifier::new(self.context, "operandSegmentSizes"),
+                    Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
                     DenseI32ArrayAttribute::new(self.context, &[dynamic.len() as i32, 0]).into(),
                 )])
                 .add_results(&[ty(memref_type(tensor))])
@@ -223,28 +214,12 @@ impl<'c> Builder<'c> {
     }
 
     pub(super) fn load(&self, anchor: Op, memref: Val, indices: &[Val]) -> Val {
-        // SAFETY: live memref type.
-        let element = unsafe { mlirShapedTypeGetElementType(ir::value_type(memref)) };
-        self.put1(
-            anchor,
-            self.op("memref.load")
-                .add_operands(&[v(memref)])
-                .add_operands(&vs(indices))
-                .add_results(&[ty(element)])
-                .build()
-                .expect("valid memref.load"),
-        )
+        // The result type is inferred: the memref's element type.
+        self.put1(anchor, memref::load(v(memref), &vs(indices), self.location))
     }
 
     pub(super) fn store(&self, anchor: Op, value: Val, memref: Val, indices: &[Val]) {
-        self.put(
-            anchor,
-            self.op("memref.store")
-                .add_operands(&[v(value), v(memref)])
-                .add_operands(&vs(indices))
-                .build()
-                .expect("valid memref.store"),
-        );
+        self.put(anchor, memref::store(v(value), v(memref), &vs(indices), self.location));
     }
 
     pub(super) fn index_cast(&self, anchor: Op, value: Val) -> Val {
@@ -252,14 +227,12 @@ impl<'c> Builder<'c> {
         if unsafe { mlirTypeIsAIndex(ir::value_type(value)) } {
             return value;
         }
-        self.put1(
-            anchor,
-            self.op("arith.index_cast")
-                .add_operands(&[v(value)])
-                .add_results(&[self.index()])
-                .build()
-                .expect("valid arith.index_cast"),
-        )
+        self.put1(anchor, arith::index_cast(v(value), self.index(), self.location))
+    }
+
+    /// `memref.copy` of `source` into `target`, before `anchor`.
+    pub(super) fn copy(&self, anchor: Op, source: Val, target: Val) {
+        self.put(anchor, self.op("memref.copy").add_operands(&[v(source), v(target)]).build().expect("valid memref.copy"));
     }
 
     /// `scf.parallel` from 0 to `extents` with step 1, before `anchor`; returns the
@@ -285,7 +258,7 @@ impl<'c> Builder<'c> {
             self.op("scf.parallel")
                 .add_operands(&vs(&operands))
                 .add_attributes(&[(
-                    Identifier::new(self.context, "operandSegmentSizes"),
+                    Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
                     DenseI32ArrayAttribute::new(self.context, &[n as i32, n as i32, n as i32, 0]).into(),
                 )])
                 .add_regions([region])
@@ -296,7 +269,8 @@ impl<'c> Builder<'c> {
         (ir::block_arguments(body), ir::terminator(body))
     }
 
-    /// `scf.for` from 0 to `extent` carrying `inits`, before `anchor`; returns the op,
+    /// `scf.for` from 0 to `extent` carrying `inits`, before `anchor` (built generically:
+    /// melior's `scf::for` has no `iter_args`); returns the op,
     /// the induction variable, the accumulators and the body's `scf.yield` (without
     /// operands yet).
     pub(super) fn for_loop(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Vec<Val>, Op) {
@@ -306,7 +280,7 @@ impl<'c> Builder<'c> {
         let mut arguments = vec![(self.index(), self.location)];
         arguments.extend(types.iter().map(|t| (*t, self.location)));
         let block = Block::new(&arguments);
-        block.append_operation(self.op("scf.yield").build().expect("valid scf.yield"));
+        block.append_operation(scf::r#yield(&[], self.location));
         let region = Region::new();
         region.append_block(block);
         let mut operands = vec![zero, extent, one];
@@ -325,26 +299,16 @@ impl<'c> Builder<'c> {
         (loop_op, arguments[0], arguments[1..].to_vec(), ir::terminator(body))
     }
 
-    /// A one-result op `name` with `operands`, `attributes` and result type `result`.
-    pub(super) fn simple(
+    /// The binary `arith` op `build` (`arith::addi`, …) of `lhs` and `rhs`, before
+    /// `anchor`; its result (of the operands' type).
+    pub(super) fn binary(
         &self,
         anchor: Op,
-        name: &str,
-        operands: &[Val],
-        attributes: &[(&str, Attribute<'c>)],
-        result: Type<'c>,
+        build: impl FnOnce(Value<'c, 'static>, Value<'c, 'static>, Location<'c>) -> Operation<'c>,
+        lhs: Val,
+        rhs: Val,
     ) -> Val {
-        let attributes: Vec<(Identifier, Attribute)> =
-            attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
-        self.put1(
-            anchor,
-            self.op(name)
-                .add_operands(&vs(operands))
-                .add_attributes(&attributes)
-                .add_results(&[result])
-                .build()
-                .unwrap_or_else(|_| panic!("valid {name}")),
-        )
+        self.put1(anchor, build(v(lhs), v(rhs), self.location))
     }
 
     /// An `scf.if` before `anchor` whose condition is `keep` (if any) and
@@ -352,30 +316,20 @@ impl<'c> Builder<'c> {
     /// negative index fails too); returns the `then` block's terminator, before which the
     /// guarded code goes. With no condition at all (rank 0, no flag) it returns `anchor`.
     pub(super) fn guard(&self, anchor: Op, at: &[Val], extents: &[Val], keep: Option<Val>) -> Op {
-        let i1 = Type::from(melior::ir::r#type::IntegerType::new(self.context, 1));
-        let ult: Attribute =
-            IntegerAttribute::new(Type::from(melior::ir::r#type::IntegerType::new(self.context, 64)), 6).into();
         let mut condition: Option<Val> = keep;
         for (i, extent) in at.iter().zip(extents) {
-            let c = self.simple(anchor, "arith.cmpi", &[*i, *extent], &[("predicate", ult)], i1);
+            let c = self.put1(anchor, arith::cmpi(self.context, CmpiPredicate::Ult, v(*i), v(*extent), self.location));
             condition = Some(match condition {
-                Some(p) => self.simple(anchor, "arith.andi", &[p, c], &[], i1),
+                Some(p) => self.binary(anchor, arith::andi, p, c),
                 None => c,
             });
         }
         let Some(condition) = condition else { return anchor };
         let block = Block::new(&[]);
-        block.append_operation(self.op("scf.yield").build().expect("valid scf.yield"));
+        block.append_operation(scf::r#yield(&[], self.location));
         let then_region = Region::new();
         then_region.append_block(block);
-        let if_op = self.put(
-            anchor,
-            self.op("scf.if")
-                .add_operands(&[v(condition)])
-                .add_regions([then_region, Region::new()])
-                .build()
-                .expect("valid scf.if"),
-        );
+        let if_op = self.put(anchor, scf::r#if(v(condition), &[], then_region, Region::new(), self.location));
         ir::terminator(ir::first_block(ir::region(if_op, 0)))
     }
 
@@ -384,20 +338,12 @@ impl<'c> Builder<'c> {
     pub(super) fn if_else(&self, anchor: Op, condition: Val, types: &[Type<'c>]) -> (Op, Op, Op) {
         let branch = || {
             let block = Block::new(&[]);
-            block.append_operation(self.op("scf.yield").build().expect("valid scf.yield"));
+            block.append_operation(scf::r#yield(&[], self.location));
             let region = Region::new();
             region.append_block(block);
             region
         };
-        let if_op = self.put(
-            anchor,
-            self.op("scf.if")
-                .add_operands(&[v(condition)])
-                .add_results(types)
-                .add_regions([branch(), branch()])
-                .build()
-                .expect("valid scf.if"),
-        );
+        let if_op = self.put(anchor, scf::r#if(v(condition), types, branch(), branch(), self.location));
         let then_yield = ir::terminator(ir::first_block(ir::region(if_op, 0)));
         let else_yield = ir::terminator(ir::first_block(ir::region(if_op, 1)));
         (if_op, then_yield, else_yield)
@@ -420,7 +366,7 @@ impl<'c> Builder<'c> {
                 .add_operands(&[v(buffer), v(length)])
                 .add_attributes(&[
                     (
-                        Identifier::new(self.context, "operandSegmentSizes"),
+                        Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
                         DenseI32ArrayAttribute::new(self.context, &[1, 0, 1, 0]).into(),
                     ),
                     (Identifier::new(self.context, "static_offsets"), i64s(&[0])),

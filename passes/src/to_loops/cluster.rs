@@ -48,7 +48,8 @@
 //! program's (never wrong, just not fused). A cluster of one combinator is lowered that
 //! way silently: its own loop nest already is the cluster's one loop nest.
 
-use super::builder::Builder;
+use super::builder::{Builder, op_kind};
+use array_dialect::view::OpKind;
 use super::lower_op;
 use crate::bridge::emit_remark;
 use crate::ir::{self, Op, Val};
@@ -82,7 +83,7 @@ pub(super) fn lower(b: &Builder, cluster: Op) {
 }
 
 fn is_tree_node(op: Op) -> bool {
-    matches!(ir::op_name(op).as_str(), "array.cluster" | "array.vertical" | "array.horizontal" | "array.diagonal")
+    op_kind(op).is_some_and(OpKind::is_fusion_tree)
 }
 
 /// Moves the leaves of the tree rooted at `node` before `anchor` (tree order, producers
@@ -90,12 +91,12 @@ fn is_tree_node(op: Op) -> bool {
 /// nodes' results to the arrays they denote and erases the inner nodes. Returns the
 /// values `node`'s results denote (the caller rewires and erases `node`).
 fn flatten(node: Op, anchor: Op, moved: &mut Vec<Op>) -> Vec<Val> {
-    let name = ir::op_name(node);
-    let regions = if name == "array.cluster" { 1 } else { 2 };
+    let kind = op_kind(node);
+    let regions = if kind == Some(OpKind::Cluster) { 1 } else { 2 };
     let mut yielded: Vec<Vec<Val>> = Vec::new();
     for r in 0..regions {
         let block = ir::first_block(ir::region(node, r));
-        if r == 1 && matches!(name.as_str(), "array.vertical" | "array.diagonal") {
+        if r == 1 && matches!(kind, Some(OpKind::Vertical | OpKind::Diagonal)) {
             for (argument, value) in ir::block_arguments(block).into_iter().zip(&yielded[0]) {
                 ir::replace_uses_where(argument, *value, |_| true);
             }
@@ -117,8 +118,8 @@ fn flatten(node: Op, anchor: Op, moved: &mut Vec<Op>) -> Vec<Val> {
         }
         yielded.push(ir::operands(*terminator));
     }
-    match name.as_str() {
-        "array.vertical" => yielded.pop().expect("two regions"),
+    match kind {
+        Some(OpKind::Vertical) => yielded.pop().expect("two regions"),
         _ => yielded.concat(),
     }
 }

@@ -1,7 +1,9 @@
 //! One loop nest per combinator outside clusters (the unfused lowering; also the
 //! fallback of a cluster that is not lowered as one loop nest).
 
-use super::builder::{Builder, element_type, inline_body, replace_and_erase, v};
+use super::builder::{Builder, array_op, element_type, inline_body, raws, replace_and_erase};
+use melior::dialect::arith;
+use array_dialect::view::{ArrayOp, ScanDirection, ScanKind};
 use crate::ir::{self, Op, Val};
 use mlir_sys::*;
 
@@ -92,12 +94,12 @@ impl<'c> Builder<'c> {
     /// visited at `k` (left) or `n-1-k` (right); inclusive scans combine then store the
     /// new accumulators, exclusive scans store the old ones then combine.
     pub(super) fn lower_scan(&self, op: Op) {
-        let operands: Vec<Val> = ir::operands(op);
+        let Some(ArrayOp::Scan { direction, kind, inputs, inits, .. }) = array_op(op) else { return };
+        let (inputs, inits) = (raws(&inputs), raws(&inits));
         let results = ir::results(op);
-        let (inputs, inits) = operands.split_at(operands.len() - results.len());
         let Some(first) = inputs.first() else { return };
-        let right = ir::int_attribute_inherent(op, "direction") == Some(1);
-        let exclusive = ir::int_attribute_inherent(op, "kind") == Some(1);
+        let right = direction == ScanDirection::Right;
+        let exclusive = kind == ScanKind::Exclusive;
         let mut types: Vec<MlirType> = inputs.iter().map(|i| ir::value_type(*i)).collect();
         let result_types: Vec<MlirType> = results.iter().map(|r| ir::value_type(*r)).collect();
         types.extend_from_slice(&result_types);
@@ -107,14 +109,14 @@ impl<'c> Builder<'c> {
         let input_buffers: Vec<Val> = inputs.iter().map(|i| self.to_buffer(op, *i)).collect();
         let last = if right {
             let one = self.constant_index(op, 1);
-            Some(self.simple(op, "arith.subi", &[inner[0], one], &[], self.index()))
+            Some(self.binary(op, arith::subi, inner[0], one))
         } else {
             None
         };
         let (outer_ivs, anchor) = self.parallel(op, outer);
-        let (_, k, accumulators, yield_op) = self.for_loop(anchor, inner[0], inits);
+        let (_, k, accumulators, yield_op) = self.for_loop(anchor, inner[0], &inits);
         let position = match last {
-            Some(last) => self.simple(yield_op, "arith.subi", &[last, k], &[], self.index()),
+            Some(last) => self.binary(yield_op, arith::subi, last, k),
             None => k,
         };
         let mut at = outer_ivs.clone();
@@ -156,7 +158,7 @@ impl<'c> Builder<'c> {
         let value_extents = self.extents(op, &types, values);
         let source = self.to_buffer(op, dest);
         let buffer = self.alloc(op, result_type, &dest_extents);
-        self.put(op, self.op("memref.copy").add_operands(&[v(source), v(buffer)]).build().expect("valid memref.copy"));
+        self.copy(op, source, buffer);
         let value_buffer = self.to_buffer(op, values);
         let index_buffers: Vec<Val> = indices.iter().map(|i| self.to_buffer(op, *i)).collect();
         let mut anchor = op;
@@ -201,10 +203,7 @@ impl<'c> Builder<'c> {
         let source_extents = self.extents(op, &[ir::value_type(source)], source);
         let dest_buffer = self.to_buffer(op, dest);
         let buffer = self.alloc(op, result_type, &dest_extents);
-        self.put(
-            op,
-            self.op("memref.copy").add_operands(&[v(dest_buffer), v(buffer)]).build().expect("valid memref.copy"),
-        );
+        self.copy(op, dest_buffer, buffer);
         let source_buffer = self.to_buffer(op, source);
         let mut anchor = op;
         let mut ivs = Vec::new();
@@ -249,7 +248,7 @@ impl<'c> Builder<'c> {
         for (e, b) in elements.iter().zip(&buffers) {
             self.store(then_yield, *e, *b, &[count]);
         }
-        let next = self.simple(then_yield, "arith.addi", &[count, one], &[], self.index());
+        let next = self.binary(then_yield, arith::addi, count, one);
         ir::set_operands(then_yield, &[next]);
         ir::set_operands(else_yield, &[count]);
         ir::set_operands(yield_op, &[ir::results(if_op)[0]]);
@@ -269,7 +268,7 @@ impl<'c> Builder<'c> {
     /// negative counts taken as 0.
     fn segment_length(&self, anchor: Op, count: Val, zero: Val) -> Val {
         let count = self.index_cast(anchor, count);
-        self.simple(anchor, "arith.maxsi", &[count, zero], &[], self.index())
+        self.binary(anchor, arith::maxsi, count, zero)
     }
 
     /// `array.expand` → a first `scf.for` summing the `count` region (a clone) over the
@@ -291,7 +290,7 @@ impl<'c> Builder<'c> {
         let elements: Vec<Val> = input_buffers.iter().map(|b| self.load(yield_op, *b, &[k])).collect();
         let count = inline_body(copy, 0, &elements, yield_op)[0];
         let count = self.segment_length(yield_op, count, zero);
-        let sum = self.simple(yield_op, "arith.addi", &[totals[0], count], &[], self.index());
+        let sum = self.binary(yield_op, arith::addi, totals[0], count);
         ir::set_operands(yield_op, &[sum]);
         // SAFETY: the clone has no uses and is not in a block.
         unsafe { mlirOperationDestroy(copy) };
@@ -307,11 +306,11 @@ impl<'c> Builder<'c> {
         let mut arguments = elements.clone();
         arguments.push(j);
         let values = inline_body(op, 1, &arguments, inner_yield);
-        let position = self.simple(inner_yield, "arith.addi", &[offset, j], &[], self.index());
+        let position = self.binary(inner_yield, arith::addi, offset, j);
         for (value, buffer) in values.iter().zip(&buffers) {
             self.store(inner_yield, *value, *buffer, &[position]);
         }
-        let next = self.simple(yield_op, "arith.addi", &[offset, count], &[], self.index());
+        let next = self.binary(yield_op, arith::addi, offset, count);
         ir::set_operands(yield_op, &[next]);
         let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
         replace_and_erase(op, &tensors);

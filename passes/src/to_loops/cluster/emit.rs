@@ -1,6 +1,7 @@
 //! The loop nest of a planned cluster.
 
-use super::super::builder::{Builder, array_op, inline_body, raws, replace_and_erase, ty, v};
+use super::super::builder::{Builder, array_op, inline_body, raws, replace_and_erase, ty};
+use melior::dialect::arith;
 use array_dialect::view::{ArrayOp, ScanKind};
 use melior::ir::ValueLike;
 use super::extents::Extent;
@@ -195,7 +196,7 @@ impl Emitter<'_, '_> {
         self.store_outputs(filter.op, &kept, then_yield, &[count]);
         self.scope(&inner, then_yield, &[count]);
         let one = self.b.constant_index(then_yield, 1);
-        self.state[filter.slot] = self.b.simple(then_yield, "arith.addi", &[count, one], &[], self.b.index());
+        self.state[filter.slot] = self.b.binary(then_yield, arith::addi, count, one);
         let after: Vec<Val> = slots.iter().map(|s| self.state[*s]).collect();
         ir::set_operands(then_yield, &after);
         ir::set_operands(else_yield, &before);
@@ -302,10 +303,7 @@ impl<'c> Builder<'c> {
             let dest_extents = self.extents(cluster, &[ir::value_type(dest), t], dest);
             let source = self.to_buffer(cluster, dest);
             let copy = self.alloc(cluster, t, &dest_extents);
-            self.put(
-                cluster,
-                self.op("memref.copy").add_operands(&[v(source), v(copy)]).build().expect("valid memref.copy"),
-            );
+            self.copy(cluster, source, copy);
             written.insert(key_op(leaf.op), (copy, dest_extents));
         }
         let buffers: Vec<Val> = result_types
@@ -323,7 +321,7 @@ impl<'c> Builder<'c> {
         let inits: Vec<Val> = plan.inits.iter().map(|i| i.unwrap_or(zero)).collect();
         let last = plan.reverse.then(|| {
             let one = self.constant_index(cluster, 1);
-            self.simple(cluster, "arith.subi", &[inner[0], one], &[], self.index())
+            self.binary(cluster, arith::subi, inner[0], one)
         });
         let (outer_ivs, outer_anchor, position, root_anchor, carried) = if plan.sequential {
             let (outer_ivs, panchor) = if plan.ordered {
@@ -340,7 +338,7 @@ impl<'c> Builder<'c> {
             };
             let (loop_op, k, state, yield_op) = self.for_loop(panchor, inner[0], &inits);
             let k = match last {
-                Some(last) => self.simple(yield_op, "arith.subi", &[last, k], &[], self.index()),
+                Some(last) => self.binary(yield_op, arith::subi, last, k),
                 None => k,
             };
             let mut position = outer_ivs.clone();

@@ -1,6 +1,8 @@
 //! Sizes in a cluster: extents compared symbolically, and classes of extents known equal.
 
-use super::super::builder::{rank, static_dim};
+use super::super::builder::{array_op, rank, static_dim};
+use array_dialect::view::ArrayOp;
+use melior::ir::ValueLike;
 use crate::ir::{self, Val};
 
 
@@ -56,27 +58,26 @@ pub(super) fn dim_key(x: Val, d: usize) -> Extent {
     if let Some(s) = static_dim(t, d) {
         return Extent::Static(s);
     }
-    if let Some(def) = ir::defining_op(x) {
-        match ir::op_name(def).as_str() {
-            "array.generate" => return value_key(ir::operands(def)[d]),
-            "array.map" => {
-                if let Some(first) = ir::operands(def).first() {
-                    return dim_key(*first, d);
-                }
+    let Some(def) = ir::defining_op(x) else { return Extent::Dim(x, d) };
+    match array_op(def) {
+        Some(ArrayOp::Generate { shape, .. }) => return value_key(shape[d].to_raw()),
+        Some(ArrayOp::Map { inputs, .. }) => {
+            if let Some(first) = inputs.first() {
+                return dim_key(first.to_raw(), d);
             }
-            "bufferization.to_tensor" => {
-                let memref = ir::operands(def)[0];
-                if let Some(alloc) = ir::defining_op(memref)
-                    && ir::op_name(alloc) == "memref.alloc"
-                {
-                    // The alloc's operands are the dynamic sizes, in order.
-                    let position = (0..d).filter(|e| static_dim(t, *e).is_none()).count();
-                    if let Some(size) = ir::operands(alloc).get(position) {
-                        return value_key(*size);
-                    }
-                }
+        }
+        _ => {}
+    }
+    if ir::op_name(def) == "bufferization.to_tensor" {
+        let memref = ir::operands(def)[0];
+        if let Some(alloc) = ir::defining_op(memref)
+            && ir::op_name(alloc) == "memref.alloc"
+        {
+            // The alloc's operands are the dynamic sizes, in order.
+            let position = (0..d).filter(|e| static_dim(t, *e).is_none()).count();
+            if let Some(size) = ir::operands(alloc).get(position) {
+                return value_key(*size);
             }
-            _ => {}
         }
     }
     Extent::Dim(x, d)
