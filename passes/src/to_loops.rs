@@ -1,90 +1,77 @@
-//! `array-to-loops` (first slice): lowers combinators that are *not* inside an
-//! `array.cluster` to one loop nest each, over buffers.
+//! `array-to-loops`: lowers the array combinators to `scf` loop nests over buffers — one
+//! loop nest per combinator outside clusters, one per `array.cluster`.
 //!
-//! * `array.map` / `array.generate` / `array.gather` → `memref.alloc` of every result
-//!   (dynamic sizes from `tensor.dim` of an input, or the generate's shape operands),
-//!   an `scf.parallel` over the result's index space whose body holds the element
-//!   function (moved, not cloned: block arguments become `memref.load`s of the inputs
-//!   (`bufferization.to_buffer`), or the induction variables for generate; the
-//!   `array.yield` becomes `memref.store`s), then `bufferization.to_tensor … restrict
-//!   writable` replacing the results. A gather loads every index array at the
-//!   induction variables (`arith.index_cast` for integer indices) and then the source.
-//! * `array.fold` → `scf.parallel` over the outer dimensions (none for a rank-1
-//!   input) around an `scf.for` over the innermost dimension carrying the
-//!   accumulators (`iter_args`, the body moved in, `scf.yield` of the new
-//!   accumulators); the final accumulators are stored into the result buffers.
-//! * Rank-0 maps are lowered without a loop (the body is moved in place).
-//! * Second slice: an `array.cluster` whose leaves are all maps, generates and folds
-//!   (order 0) over one iteration space (extents proved equal symbolically: static
-//!   sizes, the same index value, or `tensor.dim` of the same outside tensor) becomes
-//!   exactly one loop nest: `scf.parallel` over the space, or, with folds, over its outer
-//!   dimensions around one `scf.for` carrying every fold's accumulators. The leaves'
-//!   element functions go in tree order; arrays bound by vertical/diagonal stay in
-//!   registers (SSA values); each outside array is loaded once per iteration; only the
-//!   cluster's outputs get buffers (diagonal producers included). Fold results must not
-//!   be read by other leaves of the cluster.
+//! The pass first lowers the scalar queries everywhere (element functions included):
+//! `array.size`, `array.dim`, `array.index` → `tensor.dim` (a constant for a static
+//! extent) and `tensor.extract`. Then it visits the combinators in post order (nested
+//! ones, inside element functions, first) and lowers each combinator outside a cluster
+//! on its own ([`unfused`]) and each cluster as a whole ([`cluster`]).
 //!
-//! * Third slice: `array.scan` outside clusters → `scf.parallel` over the outer
-//!   dimensions (none for rank 1) around an `scf.for` over the innermost dimension
-//!   carrying the accumulators; the row is visited at `k` (left) or `n-1-k` (right);
-//!   inclusive scans combine then store, exclusive scans store the accumulator then
-//!   combine. `array.scatter` outside clusters → a copy of the destination
-//!   (`memref.alloc` + `memref.copy` from `bufferization.to_buffer`), then a
-//!   *sequential* `scf.for` nest over the values' index space (source order, which the
-//!   interpreter uses too, so non-commutative combines agree): the index arrays are
-//!   loaded (`arith.index_cast` for integer indices), and inside an `scf.if` bounds
-//!   check (`cmpi ult` per dimension, so negative indices fail too) the old element is
-//!   combined with the value and stored. An out-of-range index is skipped by compiled
-//!   code; the reference interpreter reports an error there.
+//! Modules:
+//! * [`builder`]: the [`Builder`](builder::Builder) of upstream ops (`scf`, `memref`,
+//!   `arith`, `tensor`, `bufferization`) before an anchor op, the type helpers, and the
+//!   moves of element functions into loop bodies ([`inline_body`](builder::inline_body)).
+//! * [`unfused`]: one loop nest per combinator outside clusters.
+//!   - `map` / `generate` / `gather` → `memref.alloc` of every result (dynamic sizes from
+//!     `tensor.dim` of an input, or the generate's shape operands), an `scf.parallel` over
+//!     the result's index space whose body holds the element function (moved, not cloned:
+//!     block arguments become `memref.load`s of the inputs (`bufferization.to_buffer`), or
+//!     the induction variables for generate; the `array.yield` becomes `memref.store`s),
+//!     then `bufferization.to_tensor … restrict writable` replacing the results. A gather
+//!     loads every index array at the induction variables (`arith.index_cast` for integer
+//!     indices) and then the source. Rank-0 maps get no loop (the body is moved in place).
+//!   - `fold` → `scf.parallel` over the outer dimensions (none for a rank-1 input) around
+//!     an `scf.for` over the innermost dimension carrying the accumulators (`iter_args`,
+//!     the body moved in, `scf.yield` of the new accumulators); the final accumulators are
+//!     stored into the result buffers.
+//!   - `scan` → the same loops; the row is visited at `k` (left) or `n-1-k` (right);
+//!     inclusive scans combine then store, exclusive scans store the accumulator then
+//!     combine.
+//!   - `scatter` → a copy of the destination (`memref.alloc` + `memref.copy` from
+//!     `bufferization.to_buffer`), then a *sequential* `scf.for` nest over the values'
+//!     index space (source order, which the interpreter uses too, so non-commutative
+//!     combines agree): the index arrays are loaded (`arith.index_cast` for integer
+//!     indices), and inside an `scf.if` bounds check (`cmpi ult` per dimension, so
+//!     negative indices fail too) the old element is combined with the value and stored.
+//!     An out-of-range index is skipped by compiled code; the reference interpreter
+//!     reports an error there.
+//!   - `permute` (the one `array-desugar` keeps: with a keep flag, seed 004 §1.1) → like
+//!     scatter: a copy of the destination, then a sequential `scf.for` nest over the
+//!     source in row-major order; the `index` region runs at the source index, and under
+//!     one `scf.if` (keep flag and bounds) `dest[t] = combine(dest[t], src[s])`. A dropped
+//!     element is never written whatever its target (the interpreter drops before it
+//!     checks bounds); later kept elements are combined after earlier ones with one
+//!     target; targets nobody writes keep the destination's element.
+//!   - `filter` and `expand` of vectors, sequentially. Filter: result buffers of the input
+//!     length (an upper bound), one `scf.for` over the input carrying the output count;
+//!     the predicate runs on the loaded elements and, under `scf.if`, every input's element
+//!     is stored at `count` and the count incremented; the results are the first `count`
+//!     elements (`memref.reinterpret_cast` to identity layout, so bufferization,
+//!     deallocation and the LLVM lowering see an ordinary view of the alloc). Expand: a
+//!     first `scf.for` sums the `count` region (a clone of the op, via
+//!     `mlirOperationClone`) into the total length; the results are allocated with it; a
+//!     second `scf.for` carries the running offset around an inner `scf.for` over
+//!     `0..count` storing the `get` region's values at `offset + j`. Negative counts are
+//!     taken as 0 (the interpreter reports an error there).
+//! * [`cluster`]: every cluster is one loop nest (see its module doc) — maps, generates,
+//!   gathers, folds, scans (right scans and order-1 leaves: a loop from the end) and
+//!   filters (one `scf.for` carrying the counts, the filter's consumers under `scf.if` on
+//!   its predicate), producers fused into gathers (seed 000 simple1: `xs[is[k]]`;
+//!   simple2: `xs[is1[is2[k]]]`; folds included, simple4), and scatters/permutes fed by
+//!   the loop (their destination copied before it; every dimension then an `scf.for`, in
+//!   source order). Its submodules are the sizes ([`cluster::extents`]), the plan of the
+//!   leaves and their scopes ([`cluster::plan`]) and the emission of the loop nest
+//!   ([`cluster::emit`]). Any other cluster shape (expand with other leaves, a fold result
+//!   read in its cluster, spaces not provably equal, …) *falls back*: the tree is
+//!   flattened and its ops lowered one by one as outside clusters (the unfused baseline,
+//!   never a wrong result), with a remark `array-to-loops: cluster lowered op by op
+//!   (unfused) …` at the cluster.
 //!
-//! * Third slice, gathers in clusters: a cluster leaf may be an `array.gather` (order
-//!   0) whose iteration space is its index arrays'; its source is read from outside, or
-//!   is a producer fused into it (a map, generate or gather whose `array.order` is the
-//!   gather's `array.label`, read by nothing else). Such a producer is not given its
-//!   own iteration: its element function runs inside the gather's loop at the gathered
-//!   index, its inputs loaded there in turn (seed 000 simple1: `xs[is[k]]`; simple2:
-//!   `xs[is1[is2[k]]]`). Folds fused into gathers (simple4): fifth slice.
-//!
-//! * Fourth slice: `array.filter` and `array.expand` of vectors outside clusters,
-//!   sequentially. Filter: result buffers of the input length (an upper bound), one
-//!   `scf.for` over the input carrying the output count; the predicate runs on the
-//!   loaded elements and, under `scf.if`, every input's element is stored at `count`
-//!   and the count incremented; the results are the first `count` elements
-//!   (`memref.reinterpret_cast` to identity layout, so bufferization, deallocation and
-//!   the LLVM lowering see an ordinary view of the alloc). Expand: a first `scf.for`
-//!   sums the `count` region (a clone of the op, via `mlirOperationClone`) into the
-//!   total length; the results are allocated with it; a second `scf.for` carries the
-//!   running offset around an inner `scf.for` over `0..count` storing the `get` region's
-//!   values at `offset + j`. Negative counts are taken as 0 (the interpreter reports
-//!   an error there).
-//!
-//! * Fifth slice: `array.size`, `array.dim`, `array.index` → `tensor.dim` (a constant
-//!   for a static extent) and `tensor.extract`, everywhere (element functions included),
-//!   before anything else. Clusters ([`cluster`], see its module doc): every cluster is
-//!   one loop nest — maps, generates, gathers, folds, scans (right scans and order-1
-//!   leaves: a loop from the end) and filters (one `scf.for` carrying the counts, the
-//!   filter's consumers under `scf.if` on its predicate), producers fused into gathers
-//!   (folds included, seed 000 simple4), and scatters/permutes fed by the loop (their
-//!   destination copied before it; every dimension then an `scf.for`, in source order).
-//!   Any other cluster shape (expand with other leaves, a fold result read in its
-//!   cluster, spaces not provably equal, …)
-//!   *falls back*: the tree is flattened and its ops lowered one by one as outside
-//!   clusters (the unfused baseline, never a wrong result), with a remark
-//!   `array-to-loops: cluster lowered op by op (unfused) …` at the cluster.
-//!
-//! * Sixth slice: `array.permute` (the one `array-desugar` keeps: with a keep flag, seed
-//!   004 §1.1) → like scatter: a copy of the destination, then a sequential `scf.for`
-//!   nest over the source in row-major order; the `index` region runs at the source
-//!   index, and under one `scf.if` (keep flag and bounds) `dest[t] = combine(dest[t],
-//!   src[s])`. A dropped element is never written whatever its target (the interpreter
-//!   drops before it checks bounds); later kept elements are combined after earlier ones
-//!   with one target; targets nobody writes keep the destination's element.
-//!
-//! The pass runs on a module (`builtin.module(array-to-loops)`) and lowers every
+//! The pass runs on any op: on a module (`builtin.module(array-to-loops)`) it lowers every
 //! function in it. Left as they are: the sugar ops (`reverse`, `backpermute`,
-//! `replicate`; `array-desugar` removes them first), filters and expands of higher
-//! rank, and combinators whose arrays have a tensor encoding or an element type that
-//! memrefs cannot hold.
+//! `replicate`; `array-desugar` removes them first), filters and expands of higher rank,
+//! and combinators whose arrays have a tensor encoding or an element type that memrefs
+//! cannot hold.
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions};
 use crate::ir::{self, Op, Val};

@@ -4,6 +4,7 @@
 
 use crate::ir::{self, Op, Val};
 use array_dialect::view::{ArrayOp, OpKind, attribute};
+use melior::dialect::{arith, arith::CmpiPredicate, memref, scf};
 use melior::{
     Context,
     ir::{
@@ -12,7 +13,6 @@ use melior::{
         operation::{Operation, OperationBuilder},
     },
 };
-use melior::dialect::{arith, arith::CmpiPredicate, memref, scf};
 use mlir_sys::*;
 
 pub(super) fn rank(t: MlirType) -> usize {
@@ -125,7 +125,10 @@ impl<'c> Builder<'c> {
     }
 
     pub(super) fn constant_index(&self, anchor: Op, value: i64) -> Val {
-        self.put1(anchor, arith::constant(self.context, IntegerAttribute::new(self.index(), value).into(), self.location))
+        self.put1(
+            anchor,
+            arith::constant(self.context, IntegerAttribute::new(self.index(), value).into(), self.location),
+        )
     }
 
     /// The extent of dimension `d` of tensor `x`: a constant when static, else `tensor.dim`.
@@ -133,6 +136,11 @@ impl<'c> Builder<'c> {
         if let Some(s) = static_dim(ir::value_type(x), d) {
             return self.constant_index(anchor, s);
         }
+        self.tensor_dim(anchor, x, d)
+    }
+
+    /// `tensor.dim` of dimension `d` of tensor `x`.
+    fn tensor_dim(&self, anchor: Op, x: Val, d: usize) -> Val {
         let dd = self.constant_index(anchor, d as i64);
         self.put1(
             anchor,
@@ -151,17 +159,7 @@ impl<'c> Builder<'c> {
         (0..r)
             .map(|d| match types.iter().find_map(|t| static_dim(*t, d)) {
                 Some(s) => self.constant_index(anchor, s),
-                None => {
-                    let dd = self.constant_index(anchor, d as i64);
-                    self.put1(
-                        anchor,
-                        self.op("tensor.dim")
-                            .add_operands(&[v(source), v(dd)])
-                            .add_results(&[self.index()])
-                            .build()
-                            .expect("valid tensor.dim"),
-                    )
-                }
+                None => self.tensor_dim(anchor, source, d),
             })
             .collect()
     }
@@ -179,7 +177,8 @@ impl<'c> Builder<'c> {
     }
 
     /// `memref.alloc` of the buffer of a tensor of type `tensor`, with the dynamic sizes
-    /// taken from `extents`.
+    /// taken from `extents` (built generically: melior's `memref::alloc` names the segment
+    /// sizes `operand_segment_sizes`, which MLIR 22 does not read).
     pub(super) fn alloc(&self, anchor: Op, tensor: MlirType, extents: &[Val]) -> Val {
         let dynamic: Vec<Val> =
             (0..rank(tensor)).filter(|d| static_dim(tensor, *d).is_none()).map(|d| extents[d]).collect();
@@ -232,7 +231,10 @@ impl<'c> Builder<'c> {
 
     /// `memref.copy` of `source` into `target`, before `anchor`.
     pub(super) fn copy(&self, anchor: Op, source: Val, target: Val) {
-        self.put(anchor, self.op("memref.copy").add_operands(&[v(source), v(target)]).build().expect("valid memref.copy"));
+        self.put(
+            anchor,
+            self.op("memref.copy").add_operands(&[v(source), v(target)]).build().expect("valid memref.copy"),
+        );
     }
 
     /// `scf.parallel` from 0 to `extents` with step 1, before `anchor`; returns the

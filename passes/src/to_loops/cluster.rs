@@ -1,7 +1,8 @@
 //! Clusters: every `array.cluster` becomes exactly one loop nest over buffers, or, where
 //! its shape is not handled yet, its ops one by one (the unfused baseline) with a remark.
 //!
-//! The plan ([`plan`]) walks the fusion tree symbolically. Every array of the tree lives
+//! The plan ([`plan`]: a planner with one method per leaf kind) walks the fusion tree
+//! symbolically. Every array of the tree lives
 //! in a *scope*: the cluster's base iteration space (the iteration size of seed 001 §1.4),
 //! or the compacted space of a chain of filters (the result size is a *descendant* of the
 //! iteration size, seed 001 §1.4: one loop over the filter's input, one `scf.if` per
@@ -34,7 +35,7 @@
 //!   the order the interpreter combines in), never from the end; the written array is
 //!   complete only after the loop, so no other leaf of the cluster may read it.
 //!
-//! Sizes: extents are compared symbolically (static sizes, the same index value,
+//! Sizes ([`extents`]): extents are compared symbolically (static sizes, the same index value,
 //! `tensor.dim` of the same outside tensor, through the ops that preserve sizes). A
 //! multi-input combinator (map, fold, scan, filter, gather indices) requires its inputs
 //! to have equal sizes (seed 001 §1.3: an ill-sized program is rejected), so its inputs'
@@ -47,12 +48,16 @@
 //! outside clusters, with a remark at the cluster's location. The result is the unfused
 //! program's (never wrong, just not fused). A cluster of one combinator is lowered that
 //! way silently: its own loop nest already is the cluster's one loop nest.
+//!
+//! The loop nest of a planned cluster is emitted by [`emit`]: the extents materialized
+//! before it, the destination copies of scatters and permutes, the loops, then the leaves
+//! scope by scope (an emitter carrying the loop's state), and the outputs stored after.
 
 use super::builder::{Builder, op_kind};
-use array_dialect::view::OpKind;
 use super::lower_op;
 use crate::bridge::emit_remark;
 use crate::ir::{self, Op, Val};
+use array_dialect::view::OpKind;
 
 mod emit;
 mod extents;

@@ -2,9 +2,9 @@
 //! fallback of a cluster that is not lowered as one loop nest).
 
 use super::builder::{Builder, array_op, element_type, inline_body, raws, replace_and_erase};
-use melior::dialect::arith;
-use array_dialect::view::{ArrayOp, ScanDirection, ScanKind};
 use crate::ir::{self, Op, Val};
+use array_dialect::view::{ArrayOp, ScanDirection, ScanKind};
+use melior::dialect::arith;
 use mlir_sys::*;
 
 impl<'c> Builder<'c> {

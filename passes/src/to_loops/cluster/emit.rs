@@ -1,12 +1,12 @@
 //! The loop nest of a planned cluster.
 
 use super::super::builder::{Builder, array_op, inline_body, raws, replace_and_erase, ty};
-use melior::dialect::arith;
-use array_dialect::view::{ArrayOp, ScanKind};
-use melior::ir::ValueLike;
 use super::extents::Extent;
 use super::plan::{Kind, Output, Plan, key, key_op, same_ops};
 use crate::ir::{self, Op, Val};
+use array_dialect::view::{ArrayOp, ScanKind};
+use melior::dialect::arith;
+use melior::ir::ValueLike;
 use mlir_sys::*;
 use std::collections::HashMap;
 
@@ -287,18 +287,15 @@ impl<'c> Builder<'c> {
         values[r]
     }
 
-    /// One loop nest for the whole cluster (see the module doc): `scf.parallel` over the
-    /// space, or, when leaves carry state, over its outer dimensions around one `scf.for`
-    /// carrying it; the leaves' element functions inside, in scopes.
-    pub(super) fn lower_cluster(&self, cluster: Op, plan: &Plan) {
-        let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
-        let (outer, inner) = extents.split_at(extents.len() - 1);
-        let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
-        // Scatter/permute leaves: a copy of the destination (defined outside), written
-        // by the loop.
+    /// Scatter/permute leaves: a copy of each one's destination (defined outside), made
+    /// before `cluster` and written by the loop; with its extents, by leaf.
+    fn destination_copies(&self, cluster: Op, plan: &Plan) -> HashMap<usize, (Val, Vec<Val>)> {
         let mut written = HashMap::new();
-        for leaf in plan.leaves.iter().filter(|l| matches!(l.kind, Kind::Scatter | Kind::Permute)) {
-            let dest = ir::operands(leaf.op)[if leaf.kind == Kind::Scatter { 0 } else { 1 }];
+        for leaf in &plan.leaves {
+            let dest = match array_op(leaf.op) {
+                Some(ArrayOp::Scatter { dest, .. } | ArrayOp::Permute { dest, .. }) => dest.to_raw(),
+                _ => continue,
+            };
             let t = ir::value_type(ir::results(leaf.op)[0]);
             let dest_extents = self.extents(cluster, &[ir::value_type(dest), t], dest);
             let source = self.to_buffer(cluster, dest);
@@ -306,6 +303,17 @@ impl<'c> Builder<'c> {
             self.copy(cluster, source, copy);
             written.insert(key_op(leaf.op), (copy, dest_extents));
         }
+        written
+    }
+
+    /// One loop nest for the whole cluster (see the module doc): `scf.parallel` over the
+    /// space, or, when leaves carry state, over its outer dimensions around one `scf.for`
+    /// carrying it; the leaves' element functions inside, in scopes.
+    pub(super) fn lower_cluster(&self, cluster: Op, plan: &Plan) {
+        let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
+        let (outer, inner) = extents.split_at(extents.len() - 1);
+        let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
+        let written = self.destination_copies(cluster, plan);
         let buffers: Vec<Val> = result_types
             .iter()
             .zip(&plan.outputs)

@@ -1,10 +1,9 @@
 //! Sizes in a cluster: extents compared symbolically, and classes of extents known equal.
 
 use super::super::builder::{array_op, rank, static_dim};
+use crate::ir::{self, Val};
 use array_dialect::view::ArrayOp;
 use melior::ir::ValueLike;
-use crate::ir::{self, Val};
-
 
 /// One extent of an iteration space, symbolically: equal keys are provably equal sizes.
 #[derive(Clone, Copy, Debug)]

@@ -403,7 +403,8 @@ impl Planner {
             Some(ArrayOp::Filter { inputs, .. }) => self.filter(op, &raws(&inputs), env),
             Some(ArrayOp::Scatter { dest, indices, values, .. }) => {
                 // The values first, then the index arrays from the last.
-                let streamed: Vec<Val> = std::iter::once(values).chain(indices.into_iter().rev()).map(|x| x.to_raw()).collect();
+                let streamed: Vec<Val> =
+                    std::iter::once(values).chain(indices.into_iter().rev()).map(|x| x.to_raw()).collect();
                 self.writer(op, OpKind::Scatter, dest.to_raw(), &streamed, env)
             }
             Some(ArrayOp::Permute { source, dest, .. }) => {
@@ -524,7 +525,9 @@ impl Planner {
             Err(rejected) => return rejected,
         };
         match direction {
-            ScanDirection::Right if !guard.is_empty() => return self.reject("a right scan of a filter's output".into()),
+            ScanDirection::Right if !guard.is_empty() => {
+                return self.reject("a right scan of a filter's output".into());
+            }
             ScanDirection::Right => self.tally.right_scans += 1,
             ScanDirection::Left => self.tally.left_scans += 1,
         }
