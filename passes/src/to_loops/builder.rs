@@ -1,0 +1,383 @@
+//! The builder of the lowering: upstream ops (`scf`, `memref`, `arith`, `tensor`,
+//! `bufferization`) inserted before an anchor op, the type helpers they need, and the
+//! moves of element functions into loop bodies.
+
+use crate::ir::{self, Op, Val};
+use array_dialect::view::{ArrayOp, OpKind, attribute};
+use melior::dialect::{arith, arith::CmpiPredicate, memref, scf};
+use melior::{
+    Context,
+    ir::{
+        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+        attribute::{DenseI32ArrayAttribute, IntegerAttribute},
+        operation::{Operation, OperationBuilder},
+    },
+};
+use mlir_sys::*;
+
+pub(super) fn rank(t: MlirType) -> usize {
+    ir::rank(t).expect("array values are ranked tensors") as usize
+}
+
+/// The static extent of dimension `d` of a shaped type, if static.
+pub(super) fn static_dim(t: MlirType, d: usize) -> Option<i64> {
+    // SAFETY: live shaped type with more than `d` dimensions.
+    unsafe { (!mlirShapedTypeIsDynamicDim(t, d as isize)).then(|| mlirShapedTypeGetDimSize(t, d as isize)) }
+}
+
+/// The identity-layout memref type of a ranked tensor type.
+pub(super) fn memref_type(tensor: MlirType) -> MlirType {
+    // SAFETY: live ranked tensor type.
+    unsafe {
+        let r = mlirShapedTypeGetRank(tensor) as isize;
+        let shape: Vec<i64> = (0..r).map(|d| mlirShapedTypeGetDimSize(tensor, d)).collect();
+        mlirMemRefTypeContiguousGet(mlirShapedTypeGetElementType(tensor), r, shape.as_ptr(), mlirAttributeGetNull())
+    }
+}
+
+pub(super) fn element_type(tensor: MlirType) -> MlirType {
+    // SAFETY: live shaped type.
+    unsafe { mlirShapedTypeGetElementType(tensor) }
+}
+
+pub(super) fn v<'c>(raw: Val) -> Value<'c, 'static> {
+    // SAFETY: the value is live IR of the function being rewritten.
+    unsafe { Value::from_raw(raw) }
+}
+
+pub(super) fn vs<'c>(raws: &[Val]) -> Vec<Value<'c, 'static>> {
+    raws.iter().map(|r| v(*r)).collect()
+}
+
+pub(super) fn ty<'c>(raw: MlirType) -> Type<'c> {
+    // SAFETY: live type of the pass's context.
+    unsafe { Type::from_raw(raw) }
+}
+
+/// The typed view of `op`, an `array` op of the function being lowered (`None` for other
+/// ops). The view borrows the op: it is read while the op is live, before it is erased.
+pub(super) fn array_op<'a>(op: Op) -> Option<ArrayOp<'a, 'a>> {
+    // SAFETY: `op` is a live operation of the function being rewritten.
+    ArrayOp::of(unsafe { OperationRef::from_raw(op) })
+}
+
+/// The kind of `op`, if it is an `array` op.
+pub(super) fn op_kind(op: Op) -> Option<OpKind> {
+    OpKind::from_name(&ir::op_name(op))
+}
+
+/// The raw handles of `values`.
+pub(super) fn raws(values: &[Value]) -> Vec<Val> {
+    values.iter().map(|x| x.to_raw()).collect()
+}
+
+/// Moves the ops of the single block of region `index` of `op` before `anchor`, with the
+/// block's arguments replaced by `arguments`; returns the values its `array.yield`
+/// yields. The yield stays behind (it is erased with `op`).
+pub(super) fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -> Vec<Val> {
+    let block = ir::first_block(ir::region(op, index));
+    let formal = ir::block_arguments(block);
+    assert_eq!(formal.len(), arguments.len(), "element function arity");
+    for (a, actual) in formal.iter().zip(arguments) {
+        ir::replace_uses_where(*a, *actual, |_| true);
+    }
+    let ops = ir::block_ops(block);
+    let (terminator, body) = ops.split_last().expect("element functions end in array.yield");
+    for o in body {
+        ir::move_before(*o, anchor);
+    }
+    ir::operands(*terminator)
+}
+
+/// Replaces every result of `op` by `replacements` and erases it.
+pub(super) fn replace_and_erase(op: Op, replacements: &[Val]) {
+    for (r, n) in ir::results(op).into_iter().zip(replacements) {
+        ir::replace_uses_where(r, *n, |_| true);
+    }
+    ir::erase(op);
+}
+
+/// Builds ops of the upstream dialects before an anchor op, at one location.
+pub(super) struct Builder<'c> {
+    pub(super) context: &'c Context,
+    pub(super) location: Location<'c>,
+}
+
+impl<'c> Builder<'c> {
+    /// Inserts `op` before `anchor`; returns it.
+    pub(super) fn put(&self, anchor: Op, op: Operation<'c>) -> Op {
+        let raw = op.into_raw();
+        // SAFETY: `anchor` is live and in a block; ownership of `raw` passes to the block.
+        unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor), anchor, raw) };
+        raw
+    }
+
+    pub(super) fn put1(&self, anchor: Op, op: Operation<'c>) -> Val {
+        ir::results(self.put(anchor, op))[0]
+    }
+
+    pub(super) fn op(&self, name: &str) -> OperationBuilder<'c> {
+        OperationBuilder::new(name, self.location)
+    }
+
+    pub(super) fn index(&self) -> Type<'c> {
+        Type::index(self.context)
+    }
+
+    pub(super) fn constant_index(&self, anchor: Op, value: i64) -> Val {
+        self.put1(
+            anchor,
+            arith::constant(self.context, IntegerAttribute::new(self.index(), value).into(), self.location),
+        )
+    }
+
+    /// The extent of dimension `d` of tensor `x`: a constant when static, else `tensor.dim`.
+    pub(super) fn dim_of(&self, anchor: Op, x: Val, d: usize) -> Val {
+        if let Some(s) = static_dim(ir::value_type(x), d) {
+            return self.constant_index(anchor, s);
+        }
+        self.tensor_dim(anchor, x, d)
+    }
+
+    /// `tensor.dim` of dimension `d` of tensor `x`.
+    fn tensor_dim(&self, anchor: Op, x: Val, d: usize) -> Val {
+        let dd = self.constant_index(anchor, d as i64);
+        self.put1(
+            anchor,
+            self.op("tensor.dim")
+                .add_operands(&[v(x), v(dd)])
+                .add_results(&[self.index()])
+                .build()
+                .expect("valid tensor.dim"),
+        )
+    }
+
+    /// The extents of the index space of `shape_type`'s rank: static extents from any of
+    /// `types` (all of that shape), otherwise `tensor.dim` of `source`.
+    pub(super) fn extents(&self, anchor: Op, types: &[MlirType], source: Val) -> Vec<Val> {
+        let r = rank(ir::value_type(source));
+        (0..r)
+            .map(|d| match types.iter().find_map(|t| static_dim(*t, d)) {
+                Some(s) => self.constant_index(anchor, s),
+                None => self.tensor_dim(anchor, source, d),
+            })
+            .collect()
+    }
+
+    pub(super) fn to_buffer(&self, anchor: Op, tensor: Val) -> Val {
+        let t = memref_type(ir::value_type(tensor));
+        self.put1(
+            anchor,
+            self.op("bufferization.to_buffer")
+                .add_operands(&[v(tensor)])
+                .add_results(&[ty(t)])
+                .build()
+                .expect("valid bufferization.to_buffer"),
+        )
+    }
+
+    /// `memref.alloc` of the buffer of a tensor of type `tensor`, with the dynamic sizes
+    /// taken from `extents` (built generically: melior's `memref::alloc` names the segment
+    /// sizes `operand_segment_sizes`, which MLIR 22 does not read).
+    pub(super) fn alloc(&self, anchor: Op, tensor: MlirType, extents: &[Val]) -> Val {
+        let dynamic: Vec<Val> =
+            (0..rank(tensor)).filter(|d| static_dim(tensor, *d).is_none()).map(|d| extents[d]).collect();
+        self.put1(
+            anchor,
+            self.op("memref.alloc")
+                .add_operands(&vs(&dynamic))
+                .add_attributes(&[(
+                    Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
+                    DenseI32ArrayAttribute::new(self.context, &[dynamic.len() as i32, 0]).into(),
+                )])
+                .add_results(&[ty(memref_type(tensor))])
+                .build()
+                .expect("valid memref.alloc"),
+        )
+    }
+
+    pub(super) fn to_tensor(&self, anchor: Op, memref: Val, tensor: MlirType) -> Val {
+        let unit: Attribute = Attribute::unit(self.context);
+        self.put1(
+            anchor,
+            self.op("bufferization.to_tensor")
+                .add_operands(&[v(memref)])
+                .add_attributes(&[
+                    (Identifier::new(self.context, "restrict"), unit),
+                    (Identifier::new(self.context, "writable"), unit),
+                ])
+                .add_results(&[ty(tensor)])
+                .build()
+                .expect("valid bufferization.to_tensor"),
+        )
+    }
+
+    pub(super) fn load(&self, anchor: Op, memref: Val, indices: &[Val]) -> Val {
+        // The result type is inferred: the memref's element type.
+        self.put1(anchor, memref::load(v(memref), &vs(indices), self.location))
+    }
+
+    pub(super) fn store(&self, anchor: Op, value: Val, memref: Val, indices: &[Val]) {
+        self.put(anchor, memref::store(v(value), v(memref), &vs(indices), self.location));
+    }
+
+    pub(super) fn index_cast(&self, anchor: Op, value: Val) -> Val {
+        // SAFETY: live type.
+        if unsafe { mlirTypeIsAIndex(ir::value_type(value)) } {
+            return value;
+        }
+        self.put1(anchor, arith::index_cast(v(value), self.index(), self.location))
+    }
+
+    /// `memref.copy` of `source` into `target`, before `anchor`.
+    pub(super) fn copy(&self, anchor: Op, source: Val, target: Val) {
+        self.put(
+            anchor,
+            self.op("memref.copy").add_operands(&[v(source), v(target)]).build().expect("valid memref.copy"),
+        );
+    }
+
+    /// `scf.parallel` from 0 to `extents` with step 1, before `anchor`; returns the
+    /// induction variables and the body's terminator (`scf.reduce`), before which the
+    /// body goes. With no extents (rank 0) no loop is made: the body goes before
+    /// `anchor`.
+    pub(super) fn parallel(&self, anchor: Op, extents: &[Val]) -> (Vec<Val>, Op) {
+        if extents.is_empty() {
+            return (vec![], anchor);
+        }
+        let n = extents.len();
+        let zero = self.constant_index(anchor, 0);
+        let one = self.constant_index(anchor, 1);
+        let block = Block::new(&vec![(self.index(), self.location); n]);
+        block.append_operation(self.op("scf.reduce").build().expect("valid scf.reduce"));
+        let region = Region::new();
+        region.append_block(block);
+        let mut operands = vec![zero; n];
+        operands.extend_from_slice(extents);
+        operands.extend(std::iter::repeat_n(one, n));
+        let loop_op = self.put(
+            anchor,
+            self.op("scf.parallel")
+                .add_operands(&vs(&operands))
+                .add_attributes(&[(
+                    Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
+                    DenseI32ArrayAttribute::new(self.context, &[n as i32, n as i32, n as i32, 0]).into(),
+                )])
+                .add_regions([region])
+                .build()
+                .expect("valid scf.parallel"),
+        );
+        let body = ir::first_block(ir::region(loop_op, 0));
+        (ir::block_arguments(body), ir::terminator(body))
+    }
+
+    /// `scf.for` from 0 to `extent` carrying `inits`, before `anchor` (built generically:
+    /// melior's `scf::for` has no `iter_args`); returns the op,
+    /// the induction variable, the accumulators and the body's `scf.yield` (without
+    /// operands yet).
+    pub(super) fn for_loop(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Vec<Val>, Op) {
+        let zero = self.constant_index(anchor, 0);
+        let one = self.constant_index(anchor, 1);
+        let types: Vec<Type> = inits.iter().map(|i| ty(ir::value_type(*i))).collect();
+        let mut arguments = vec![(self.index(), self.location)];
+        arguments.extend(types.iter().map(|t| (*t, self.location)));
+        let block = Block::new(&arguments);
+        block.append_operation(scf::r#yield(&[], self.location));
+        let region = Region::new();
+        region.append_block(block);
+        let mut operands = vec![zero, extent, one];
+        operands.extend_from_slice(inits);
+        let loop_op = self.put(
+            anchor,
+            self.op("scf.for")
+                .add_operands(&vs(&operands))
+                .add_results(&types)
+                .add_regions([region])
+                .build()
+                .expect("valid scf.for"),
+        );
+        let body = ir::first_block(ir::region(loop_op, 0));
+        let arguments = ir::block_arguments(body);
+        (loop_op, arguments[0], arguments[1..].to_vec(), ir::terminator(body))
+    }
+
+    /// The binary `arith` op `build` (`arith::addi`, …) of `lhs` and `rhs`, before
+    /// `anchor`; its result (of the operands' type).
+    pub(super) fn binary(
+        &self,
+        anchor: Op,
+        build: impl FnOnce(Value<'c, 'static>, Value<'c, 'static>, Location<'c>) -> Operation<'c>,
+        lhs: Val,
+        rhs: Val,
+    ) -> Val {
+        self.put1(anchor, build(v(lhs), v(rhs), self.location))
+    }
+
+    /// An `scf.if` before `anchor` whose condition is `keep` (if any) and
+    /// `0 <= at[d] < extents[d]` for every dimension (one unsigned comparison each, so a
+    /// negative index fails too); returns the `then` block's terminator, before which the
+    /// guarded code goes. With no condition at all (rank 0, no flag) it returns `anchor`.
+    pub(super) fn guard(&self, anchor: Op, at: &[Val], extents: &[Val], keep: Option<Val>) -> Op {
+        let mut condition: Option<Val> = keep;
+        for (i, extent) in at.iter().zip(extents) {
+            let c = self.put1(anchor, arith::cmpi(self.context, CmpiPredicate::Ult, v(*i), v(*extent), self.location));
+            condition = Some(match condition {
+                Some(p) => self.binary(anchor, arith::andi, p, c),
+                None => c,
+            });
+        }
+        let Some(condition) = condition else { return anchor };
+        let block = Block::new(&[]);
+        block.append_operation(scf::r#yield(&[], self.location));
+        let then_region = Region::new();
+        then_region.append_block(block);
+        let if_op = self.put(anchor, scf::r#if(v(condition), &[], then_region, Region::new(), self.location));
+        ir::terminator(ir::first_block(ir::region(if_op, 0)))
+    }
+
+    /// `scf.if %condition` with results of `types` and both branches, before `anchor`;
+    /// returns the op and the two branches' `scf.yield`s (without operands yet).
+    pub(super) fn if_else(&self, anchor: Op, condition: Val, types: &[Type<'c>]) -> (Op, Op, Op) {
+        let branch = || {
+            let block = Block::new(&[]);
+            block.append_operation(scf::r#yield(&[], self.location));
+            let region = Region::new();
+            region.append_block(block);
+            region
+        };
+        let if_op = self.put(anchor, scf::r#if(v(condition), types, branch(), branch(), self.location));
+        let then_yield = ir::terminator(ir::first_block(ir::region(if_op, 0)));
+        let else_yield = ir::terminator(ir::first_block(ir::region(if_op, 1)));
+        (if_op, then_yield, else_yield)
+    }
+
+    /// The first `length` elements of the vector buffer `buffer`, as a buffer of
+    /// identity layout (`memref.reinterpret_cast` at offset 0, stride 1).
+    pub(super) fn prefix(&self, anchor: Op, buffer: Val, length: Val) -> Val {
+        let t = ir::value_type(buffer);
+        let i64s = |values: &[i64]| -> Attribute<'c> {
+            // SAFETY: building an attribute of the pass's context.
+            unsafe {
+                Attribute::from_raw(mlirDenseI64ArrayGet(self.context.to_raw(), values.len() as isize, values.as_ptr()))
+            }
+        };
+        let dynamic = i64::MIN; // ShapedType::kDynamic
+        self.put1(
+            anchor,
+            self.op("memref.reinterpret_cast")
+                .add_operands(&[v(buffer), v(length)])
+                .add_attributes(&[
+                    (
+                        Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
+                        DenseI32ArrayAttribute::new(self.context, &[1, 0, 1, 0]).into(),
+                    ),
+                    (Identifier::new(self.context, "static_offsets"), i64s(&[0])),
+                    (Identifier::new(self.context, "static_sizes"), i64s(&[dynamic])),
+                    (Identifier::new(self.context, "static_strides"), i64s(&[1])),
+                ])
+                .add_results(&[ty(t)])
+                .build()
+                .expect("valid memref.reinterpret_cast"),
+        )
+    }
+}

@@ -1,0 +1,408 @@
+//! The loop nest of a planned cluster.
+
+use super::super::builder::{Builder, array_op, inline_body, raws, replace_and_erase, ty};
+use super::extents::Extent;
+use super::plan::{Kind, Output, Plan, key, key_op, same_ops};
+use crate::ir::{self, Op, Val};
+use array_dialect::view::{ArrayOp, ScanKind};
+use melior::dialect::arith;
+use melior::ir::ValueLike;
+use mlir_sys::*;
+use std::collections::HashMap;
+
+/// The state of the emission of one cluster's loop body.
+pub(super) struct Emitter<'a, 'c> {
+    b: &'a Builder<'c>,
+    plan: &'a Plan,
+    /// The current value of every carried slot.
+    state: Vec<Val>,
+    /// The element of each leaf result in its scope (keyed by leaf and result).
+    elements: HashMap<(usize, usize), Val>,
+    /// One load per array read from outside, at the base position.
+    loads: HashMap<usize, Val>,
+    /// The buffers of arrays read from outside (made before the loop nest).
+    outside: HashMap<usize, Val>,
+    /// The predicate of each filter.
+    predicates: HashMap<usize, Val>,
+    /// The buffers of the cluster's outputs.
+    buffers: Vec<Val>,
+    /// The destination copy and its extents of each scatter/permute leaf.
+    written: HashMap<usize, (Val, Vec<Val>)>,
+    loop_root: Op,
+    root_anchor: Op,
+    root_position: Vec<Val>,
+}
+
+impl Emitter<'_, '_> {
+    pub(super) fn element(&mut self, x: Val) -> Val {
+        if let Some((p, r)) = self.plan.origins.get(&key(x)) {
+            return self.elements[&(key_op(*p), *r)];
+        }
+        // Read from outside: only base-scope leaves do (the plan checks it), so the
+        // load goes with them, before any filter's scf.if.
+        if let Some(l) = self.loads.get(&key(x)) {
+            return *l;
+        }
+        let buffer = *self.outside.entry(key(x)).or_insert_with(|| self.b.to_buffer(self.loop_root, x));
+        let l = self.b.load(self.root_anchor, buffer, &self.root_position);
+        self.loads.insert(key(x), l);
+        l
+    }
+
+    /// Stores the values of `op`'s results that are outputs of the cluster at `position`.
+    pub(super) fn store_outputs(&self, op: Op, values: &[Val], anchor: Op, position: &[Val]) {
+        for (output, buffer) in self.plan.outputs.iter().zip(&self.buffers) {
+            if let Output::Array { origin: (p, r), .. } = output
+                && ir::same_op(*p, op)
+            {
+                self.b.store(anchor, values[*r], *buffer, position);
+            }
+        }
+    }
+
+    pub(super) fn set_elements(&mut self, op: Op, values: &[Val]) {
+        for (r, value) in values.iter().enumerate() {
+            self.elements.insert((key_op(op), r), *value);
+        }
+    }
+
+    /// The leaves of the scope of `guard` in tree order, then, under each filter's
+    /// predicate, the scope of that filter.
+    pub(super) fn scope(&mut self, guard: &[Op], anchor: Op, position: &[Val]) {
+        let here: Vec<usize> =
+            (0..self.plan.leaves.len()).filter(|i| same_ops(&self.plan.leaves[*i].guard, guard)).collect();
+        for i in &here {
+            self.leaf(*i, anchor, position);
+        }
+        // The scope's outputs are stored after all its element functions.
+        for i in &here {
+            let op = self.plan.leaves[*i].op;
+            if matches!(self.plan.leaves[*i].kind, Kind::Fold | Kind::Filter | Kind::Scatter | Kind::Permute) {
+                continue;
+            }
+            let values: Vec<Val> = (0..ir::results(op).len()).map(|r| self.elements[&(key_op(op), r)]).collect();
+            self.store_outputs(op, &values, anchor, position);
+        }
+        for i in here {
+            if self.plan.leaves[i].kind == Kind::Filter {
+                self.filter_scope(i, guard, anchor);
+            }
+        }
+    }
+
+    pub(super) fn leaf(&mut self, i: usize, anchor: Op, position: &[Val]) {
+        let plan = self.plan;
+        let leaf = &plan.leaves[i];
+        let op = leaf.op;
+        let operands = ir::operands(op);
+        let n = ir::results(op).len();
+        let state_range = leaf.slot..leaf.slot + leaf.slots;
+        match leaf.kind {
+            Kind::Map => {
+                let xs: Vec<Val> = operands.iter().map(|x| self.element(*x)).collect();
+                let ys = inline_body(op, 0, &xs, anchor);
+                self.set_elements(op, &ys);
+            }
+            Kind::Generate => {
+                let ys = inline_body(op, 0, position, anchor);
+                self.set_elements(op, &ys);
+            }
+            Kind::Gather => {
+                let at: Vec<Val> = operands[1..]
+                    .iter()
+                    .map(|x| {
+                        let i = self.element(*x);
+                        self.b.index_cast(anchor, i)
+                    })
+                    .collect();
+                let y = self.b.value_at(operands[0], &at, plan, anchor, self.loop_root, &mut self.outside);
+                self.set_elements(op, &[y]);
+            }
+            Kind::Fold => {
+                let mut arguments = self.state[state_range.clone()].to_vec();
+                arguments.extend(operands[..operands.len() - n].iter().map(|x| self.element(*x)));
+                let new = inline_body(op, 0, &arguments, anchor);
+                self.state.splice(state_range, new);
+            }
+            Kind::Scan(kind) => {
+                let accumulators = self.state[state_range.clone()].to_vec();
+                let mut arguments = accumulators.clone();
+                arguments.extend(operands[..operands.len() - n].iter().map(|x| self.element(*x)));
+                let new = inline_body(op, 0, &arguments, anchor);
+                // Inclusive: the element is the new accumulator; exclusive: the old one.
+                let ys = if kind == ScanKind::Exclusive { accumulators } else { new.clone() };
+                self.set_elements(op, &ys);
+                self.state.splice(state_range, new);
+            }
+            Kind::Filter => {
+                let xs: Vec<Val> = operands.iter().map(|x| self.element(*x)).collect();
+                let keep = inline_body(op, 0, &xs, anchor)[0];
+                self.predicates.insert(key_op(op), keep);
+                // The kept elements are the inputs' elements (used under the predicate).
+                self.set_elements(op, &xs);
+            }
+            Kind::Scatter | Kind::Permute => {
+                // As outside clusters (`lower_scatter`/`lower_permute`), with the value
+                // from the loop's registers: the target, then under `scf.if` (keep flag,
+                // bounds) `dest[t] = combine(dest[t], value)` in the copy.
+                let (buffer, dest_extents) = self.written[&key_op(op)].clone();
+                let (value, target, keep) = if leaf.kind == Kind::Scatter {
+                    let value = self.element(*operands.last().expect("scatter has values"));
+                    let at: Vec<Val> = operands[1..operands.len() - 1]
+                        .iter()
+                        .map(|x| {
+                            let i = self.element(*x);
+                            self.b.index_cast(anchor, i)
+                        })
+                        .collect();
+                    (value, at, None)
+                } else {
+                    let value = self.element(operands[0]);
+                    let mut target = inline_body(op, 0, position, anchor);
+                    let keep = (target.len() == dest_extents.len() + 1).then(|| target.pop().expect("the flag"));
+                    let at: Vec<Val> = target.iter().map(|i| self.b.index_cast(anchor, *i)).collect();
+                    (value, at, keep)
+                };
+                let body = self.b.guard(anchor, &target, &dest_extents, keep);
+                let old = self.b.load(body, buffer, &target);
+                let combine = if leaf.kind == Kind::Scatter { 0 } else { 1 };
+                let combined = inline_body(op, combine, &[old, value], body);
+                self.b.store(body, combined[0], buffer, &target);
+            }
+        }
+    }
+
+    /// `scf.if` on filter `i`'s predicate: the kept elements are stored at the count,
+    /// the leaves of the filter's scope run at position `count`, and the count and the
+    /// slots those leaves carry come out as the `scf.if`'s results (unchanged on `else`).
+    pub(super) fn filter_scope(&mut self, i: usize, guard: &[Op], anchor: Op) {
+        let plan = self.plan;
+        let filter = &plan.leaves[i];
+        let mut inner = guard.to_vec();
+        inner.push(filter.op);
+        let mut slots: Vec<usize> = vec![filter.slot];
+        for l in &plan.leaves {
+            if l.guard.len() >= inner.len() && same_ops(&l.guard[..inner.len()], &inner) {
+                slots.extend(l.slot..l.slot + l.slots);
+            }
+        }
+        let types: Vec<_> = slots.iter().map(|s| ty(ir::value_type(self.state[*s]))).collect();
+        let keep = self.predicates[&key_op(filter.op)];
+        let (if_op, then_yield, else_yield) = self.b.if_else(anchor, keep, &types);
+        let before: Vec<Val> = slots.iter().map(|s| self.state[*s]).collect();
+        let count = self.state[filter.slot];
+        let kept: Vec<Val> =
+            (0..ir::results(filter.op).len()).map(|r| self.elements[&(key_op(filter.op), r)]).collect();
+        self.store_outputs(filter.op, &kept, then_yield, &[count]);
+        self.scope(&inner, then_yield, &[count]);
+        let one = self.b.constant_index(then_yield, 1);
+        self.state[filter.slot] = self.b.binary(then_yield, arith::addi, count, one);
+        let after: Vec<Val> = slots.iter().map(|s| self.state[*s]).collect();
+        ir::set_operands(then_yield, &after);
+        ir::set_operands(else_yield, &before);
+        for (s, r) in slots.iter().zip(ir::results(if_op)) {
+            self.state[*s] = r;
+        }
+    }
+}
+
+impl<'c> Builder<'c> {
+    pub(super) fn materialize(&self, anchor: Op, extent: Extent) -> Val {
+        match extent {
+            Extent::Static(n) => self.constant_index(anchor, n),
+            Extent::Value(v) => v,
+            Extent::Dim(x, d) => self.dim_of(anchor, x, d),
+        }
+    }
+
+    /// The extent of dimension `d` of array `x` of the tree or from outside, before
+    /// `anchor` (outside the loop nest: it only reads values defined outside the cluster).
+    pub(super) fn extent_of(&self, x: Val, d: usize, plan: &Plan, anchor: Op) -> Val {
+        let Some((producer, _)) =
+            plan.origins.get(&key(x)).copied().filter(|(p, _)| plan.deferred.contains(&key_op(*p)))
+        else {
+            return self.dim_of(anchor, x, d);
+        };
+        match array_op(producer) {
+            Some(ArrayOp::Generate { shape, .. }) => shape[d].to_raw(),
+            Some(ArrayOp::Gather { indices, .. }) => self.extent_of(indices[0].to_raw(), d, plan, anchor),
+            // A map or a fold: the extent of its first input.
+            _ => self.extent_of(ir::operands(producer)[0], d, plan, anchor),
+        }
+    }
+
+    /// The element of array `x` at index `at`: a load from outside (buffers made before
+    /// `loop_root`), or the element function of the producer fused into a gather, run at
+    /// `at` (its inputs read at `at` in turn; a gather producer reads its source at the
+    /// index it loads; a fold producer folds the row at `at` with an inner `scf.for`).
+    pub(super) fn value_at(
+        &self,
+        x: Val,
+        at: &[Val],
+        plan: &Plan,
+        anchor: Op,
+        loop_root: Op,
+        buffers: &mut HashMap<usize, Val>,
+    ) -> Val {
+        let Some((producer, r)) =
+            plan.origins.get(&key(x)).copied().filter(|(p, _)| plan.deferred.contains(&key_op(*p)))
+        else {
+            let buffer = *buffers.entry(key(x)).or_insert_with(|| self.to_buffer(loop_root, x));
+            return self.load(anchor, buffer, at);
+        };
+        let values = match array_op(producer) {
+            Some(ArrayOp::Generate { .. }) => inline_body(producer, 0, at, anchor),
+            Some(ArrayOp::Map { inputs, .. }) => {
+                let elements: Vec<Val> =
+                    raws(&inputs).iter().map(|y| self.value_at(*y, at, plan, anchor, loop_root, buffers)).collect();
+                inline_body(producer, 0, &elements, anchor)
+            }
+            Some(ArrayOp::Gather { source, indices }) => {
+                let inner: Vec<Val> = raws(&indices)
+                    .iter()
+                    .map(|y| {
+                        let i = self.value_at(*y, at, plan, anchor, loop_root, buffers);
+                        self.index_cast(anchor, i)
+                    })
+                    .collect();
+                vec![self.value_at(source.to_raw(), &inner, plan, anchor, loop_root, buffers)]
+            }
+            Some(ArrayOp::Fold { inputs, inits, .. }) => {
+                // The row of its inputs at `at`, folded sequentially.
+                let inputs = raws(&inputs);
+                let extent = self.extent_of(inputs[0], at.len(), plan, loop_root);
+                let (loop_op, j, accumulators, yield_op) = self.for_loop(anchor, extent, &raws(&inits));
+                let mut row = at.to_vec();
+                row.push(j);
+                let mut arguments = accumulators;
+                for y in &inputs {
+                    arguments.push(self.value_at(*y, &row, plan, yield_op, loop_root, buffers));
+                }
+                let new = inline_body(producer, 0, &arguments, yield_op);
+                ir::set_operands(yield_op, &new);
+                ir::results(loop_op)
+            }
+            _ => unreachable!("the planner fuses only maps, generates, gathers and folds into gathers"),
+        };
+        values[r]
+    }
+
+    /// Scatter/permute leaves: a copy of each one's destination (defined outside), made
+    /// before `cluster` and written by the loop; with its extents, by leaf.
+    fn destination_copies(&self, cluster: Op, plan: &Plan) -> HashMap<usize, (Val, Vec<Val>)> {
+        let mut written = HashMap::new();
+        for leaf in &plan.leaves {
+            let dest = match array_op(leaf.op) {
+                Some(ArrayOp::Scatter { dest, .. } | ArrayOp::Permute { dest, .. }) => dest.to_raw(),
+                _ => continue,
+            };
+            let t = ir::value_type(ir::results(leaf.op)[0]);
+            let dest_extents = self.extents(cluster, &[ir::value_type(dest), t], dest);
+            let source = self.to_buffer(cluster, dest);
+            let copy = self.alloc(cluster, t, &dest_extents);
+            self.copy(cluster, source, copy);
+            written.insert(key_op(leaf.op), (copy, dest_extents));
+        }
+        written
+    }
+
+    /// One loop nest for the whole cluster (see the module doc): `scf.parallel` over the
+    /// space, or, when leaves carry state, over its outer dimensions around one `scf.for`
+    /// carrying it; the leaves' element functions inside, in scopes.
+    pub(super) fn lower_cluster(&self, cluster: Op, plan: &Plan) {
+        let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
+        let (outer, inner) = extents.split_at(extents.len() - 1);
+        let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
+        let written = self.destination_copies(cluster, plan);
+        let buffers: Vec<Val> = result_types
+            .iter()
+            .zip(&plan.outputs)
+            .map(|(t, o)| match o {
+                Output::Array { guard, .. } if guard.is_empty() => self.alloc(cluster, *t, &extents),
+                // A filtered array: the filter's input length is an upper bound.
+                Output::Array { .. } => self.alloc(cluster, *t, inner),
+                Output::Fold(_) => self.alloc(cluster, *t, outer),
+                Output::Written(op) => written[&key_op(*op)].0,
+            })
+            .collect();
+        let zero = self.constant_index(cluster, 0);
+        let inits: Vec<Val> = plan.inits.iter().map(|i| i.unwrap_or(zero)).collect();
+        let last = plan.reverse.then(|| {
+            let one = self.constant_index(cluster, 1);
+            self.binary(cluster, arith::subi, inner[0], one)
+        });
+        let (outer_ivs, outer_anchor, position, root_anchor, carried) = if plan.sequential {
+            let (outer_ivs, panchor) = if plan.ordered {
+                // Row-major order over every dimension: nested `scf.for`s.
+                let (mut ivs, mut anchor) = (vec![], cluster);
+                for extent in outer {
+                    let (_, iv, _, yield_op) = self.for_loop(anchor, *extent, &[]);
+                    ivs.push(iv);
+                    anchor = yield_op;
+                }
+                (ivs, anchor)
+            } else {
+                self.parallel(cluster, outer)
+            };
+            let (loop_op, k, state, yield_op) = self.for_loop(panchor, inner[0], &inits);
+            let k = match last {
+                Some(last) => self.binary(yield_op, arith::subi, last, k),
+                None => k,
+            };
+            let mut position = outer_ivs.clone();
+            position.push(k);
+            (outer_ivs, panchor, position, yield_op, Some((loop_op, state)))
+        } else {
+            let (ivs, anchor) = self.parallel(cluster, &extents);
+            (vec![], anchor, ivs, anchor, None)
+        };
+        // The outermost loop: buffers of the arrays read from outside go before it.
+        let mut loop_root = root_anchor;
+        while let (Some(p), Some(c)) = (ir::parent_op(loop_root), ir::parent_op(cluster))
+            && !ir::same_op(p, c)
+        {
+            loop_root = p;
+        }
+        let mut emitter = Emitter {
+            b: self,
+            plan,
+            state: carried.as_ref().map(|(_, s)| s.clone()).unwrap_or_default(),
+            elements: HashMap::new(),
+            loads: HashMap::new(),
+            outside: HashMap::new(),
+            predicates: HashMap::new(),
+            buffers: buffers.clone(),
+            written,
+            loop_root,
+            root_anchor,
+            root_position: position.clone(),
+        };
+        emitter.scope(&[], root_anchor, &position);
+        let finals: Vec<Val> = match &carried {
+            Some((loop_op, _)) => {
+                ir::set_operands(root_anchor, &emitter.state);
+                ir::results(*loop_op)
+            }
+            None => vec![],
+        };
+        let slot_of = |filter: Op| plan.leaves.iter().find(|l| ir::same_op(l.op, filter)).expect("a leaf").slot;
+        let mut tensors = Vec::new();
+        for ((output, buffer), t) in plan.outputs.iter().zip(&buffers).zip(&result_types) {
+            let buffer = match output {
+                Output::Fold(s) => {
+                    self.store(outer_anchor, finals[*s], *buffer, &outer_ivs);
+                    *buffer
+                }
+                Output::Array { guard, .. } if guard.is_empty() => *buffer,
+                Output::Written(_) => *buffer,
+                // The first `count` elements, the count of the innermost filter.
+                Output::Array { guard, .. } => {
+                    let count = finals[slot_of(*guard.last().expect("guarded"))];
+                    self.prefix(cluster, *buffer, count)
+                }
+            };
+            tensors.push(self.to_tensor(cluster, buffer, *t));
+        }
+        replace_and_erase(cluster, &tensors);
+    }
+}

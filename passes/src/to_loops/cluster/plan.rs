@@ -1,0 +1,647 @@
+//! The plan of a cluster: which leaves it has, in which scope each runs, what the loop
+//! carries and what it stores.
+
+use super::super::builder::{array_op, op_kind, raws, static_dim};
+use super::super::{supported, vectors_only};
+use super::extents::{Classes, Extent, keys_of, value_key};
+use crate::ir::{self, Op, Val};
+use array_dialect::view::{ArrayOp, OpKind, ScanDirection, ScanKind, attribute};
+use melior::ir::{OperationRef, ValueLike, operation::OperationLike};
+use mlir_sys::*;
+use std::collections::{HashMap, HashSet};
+
+pub(super) fn key(v: Val) -> usize {
+    v.ptr as usize
+}
+
+pub(super) fn key_op(op: Op) -> usize {
+    op.ptr as usize
+}
+
+/// The op owning `v`: its defining op, or the op whose region holds the block of a
+/// block argument.
+pub(super) fn owner_of(v: Val) -> Op {
+    // SAFETY: live value.
+    unsafe {
+        if mlirValueIsAOpResult(v) {
+            mlirOpResultGetOwner(v)
+        } else {
+            mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(v))
+        }
+    }
+}
+
+pub(super) fn defined_outside(v: Val, cluster: Op) -> bool {
+    let owner = owner_of(v);
+    owner.ptr.is_null() || !ir::is_within(owner, cluster)
+}
+
+pub(super) fn same_ops(a: &[Op], b: &[Op]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| ir::same_op(*x, *y))
+}
+
+/// What an array of the tree is, symbolically.
+#[derive(Clone)]
+pub(super) enum Sym {
+    /// An array over the base space (`guard` empty, `extents` its extents) or over the
+    /// compacted space of the filters in `guard` (outermost first).
+    Space { extents: Vec<Extent>, guard: Vec<Op> },
+    /// A fold result.
+    Fold,
+    /// The result of a scatter or permute leaf: an array over its destination's space,
+    /// complete only after the loop nest (so no other leaf of the cluster may read it).
+    Written,
+    /// A result of a producer fused into a gather: it runs in order `.0` (the gather's
+    /// label); `.1` is the producer.
+    Deferred(i64, Op),
+}
+
+#[derive(Clone)]
+pub(super) struct Node {
+    sym: Sym,
+    /// The leaf and result number the array is.
+    origin: (Op, usize),
+}
+
+/// Walks the fusion tree rooted at `node` (a fusion node or a leaf), calling `leaf` for
+/// each leaf in tree order (producer before consumer, left before right); returns the
+/// value of each result of `node`.
+pub(super) fn walk_tree<T: Clone>(
+    node: Op,
+    env: &mut HashMap<usize, T>,
+    leaf: &mut impl FnMut(Op, &HashMap<usize, T>) -> Option<Vec<T>>,
+) -> Option<Vec<T>> {
+    let kind = op_kind(node);
+    match kind {
+        Some(OpKind::Vertical | OpKind::Diagonal | OpKind::Horizontal) => {
+            let first = walk_region(node, 0, env, leaf)?;
+            if kind != Some(OpKind::Horizontal) {
+                let args = ir::block_arguments(ir::first_block(ir::region(node, 1)));
+                if args.len() != first.len() {
+                    return None;
+                }
+                for (a, value) in args.iter().zip(&first) {
+                    env.insert(key(*a), value.clone());
+                }
+            }
+            let second = walk_region(node, 1, env, leaf)?;
+            Some(match kind {
+                Some(OpKind::Vertical) => second,
+                _ => first.into_iter().chain(second).collect(),
+            })
+        }
+        _ => leaf(node, env),
+    }
+}
+
+/// Walks the ops of region `index` of `op`; returns the values its `array.yield` yields.
+pub(super) fn walk_region<T: Clone>(
+    op: Op,
+    index: isize,
+    env: &mut HashMap<usize, T>,
+    leaf: &mut impl FnMut(Op, &HashMap<usize, T>) -> Option<Vec<T>>,
+) -> Option<Vec<T>> {
+    let ops = ir::block_ops(ir::first_block(ir::region(op, index)));
+    let (terminator, body) = ops.split_last()?;
+    for o in body {
+        let values = walk_tree(*o, env, leaf)?;
+        let results = ir::results(*o);
+        if values.len() != results.len() {
+            return None;
+        }
+        for (r, value) in results.iter().zip(values) {
+            env.insert(key(*r), value);
+        }
+    }
+    ir::operands(*terminator).iter().map(|y| env.get(&key(*y)).cloned()).collect()
+}
+
+/// Whether the element functions of `leaf` read only their own arguments and values
+/// defined outside `cluster`.
+pub(super) fn body_is_closed(leaf: Op, cluster: Op) -> bool {
+    let mut closed = true;
+    // SAFETY: live op.
+    let operation = unsafe { OperationRef::from_raw(leaf) };
+    operation.walk(melior::ir::operation::WalkOrder::PreOrder, |inner| {
+        let inner = inner.to_raw();
+        if !ir::same_op(inner, leaf) {
+            for o in ir::operands(inner) {
+                let owner = owner_of(o);
+                if !owner.ptr.is_null() && ir::is_within(owner, cluster) && !ir::is_within(owner, leaf) {
+                    closed = false;
+                }
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    closed
+}
+
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Kind {
+    Map,
+    Generate,
+    Gather,
+    Fold,
+    Scan(ScanKind),
+    Filter,
+    /// `array.scatter` (values and index arrays in the scope) or `array.permute` (source
+    /// in the scope, index region at the position): writes into a copy of its
+    /// destination, in the loop's (sequential, row-major) order.
+    Scatter,
+    Permute,
+}
+
+/// An order-0 leaf: it runs once per iteration of its scope.
+pub(super) struct Leaf {
+    pub(super) op: Op,
+    pub(super) kind: Kind,
+    /// The filters whose scope it runs in (outermost first).
+    pub(super) guard: Vec<Op>,
+    /// Its first slot in the loop's carried state (folds and scans: one per
+    /// accumulator; filters: one, the count).
+    pub(super) slot: usize,
+    pub(super) slots: usize,
+}
+
+pub(super) enum Output {
+    /// Result `.1` of leaf `.0`, an array over the scope of `guard`.
+    Array { origin: (Op, usize), guard: Vec<Op> },
+    /// The final value of carried slot `.0` (a fold result).
+    Fold(usize),
+    /// The destination copy written by scatter/permute leaf `.0`.
+    Written(Op),
+}
+
+pub(super) struct Plan {
+    /// The extents of the base iteration space.
+    pub(super) space: Vec<Extent>,
+    pub(super) leaves: Vec<Leaf>,
+    /// Every array of the tree (leaf results, bound block arguments, node results).
+    pub(super) origins: HashMap<usize, (Op, usize)>,
+    /// The producers fused into gathers.
+    pub(super) deferred: HashSet<usize>,
+    pub(super) outputs: Vec<Output>,
+    /// The initial carried state (`None`: a filter count, starting at 0).
+    pub(super) inits: Vec<Option<Val>>,
+    /// The loop runs from the end (right scans).
+    pub(super) reverse: bool,
+    /// Some leaf carries state: the innermost dimension is an `scf.for`.
+    pub(super) sequential: bool,
+    /// A scatter or permute leaf: every dimension is an `scf.for` (row-major source
+    /// order, as the interpreter applies the combines; seed 000 §2.1).
+    pub(super) ordered: bool,
+}
+
+/// The scope and extents of array `x` read by an order-0 leaf.
+pub(super) fn space_of(x: Val, env: &HashMap<usize, Node>, cluster: Op) -> Option<(Vec<Extent>, Vec<Op>)> {
+    match env.get(&key(x)) {
+        Some(Node { sym: Sym::Space { extents, guard }, .. }) => Some((extents.clone(), guard.clone())),
+        Some(_) => None,
+        None => defined_outside(x, cluster).then(|| (keys_of(x), vec![])),
+    }
+}
+
+/// The common scope of the inputs `xs` of one combinator (same scope and rank, else
+/// `None`); in the base scope their extents are unified.
+pub(super) fn inputs_space(
+    xs: &[Val],
+    env: &HashMap<usize, Node>,
+    cluster: Op,
+    classes: &mut Classes,
+) -> Option<(Vec<Extent>, Vec<Op>)> {
+    let first = space_of(*xs.first()?, env, cluster)?;
+    for x in &xs[1..] {
+        let (extents, guard) = space_of(*x, env, cluster)?;
+        if !same_ops(&guard, &first.1) || extents.len() != first.0.len() {
+            return None;
+        }
+        if guard.is_empty() {
+            for (a, b) in extents.iter().zip(&first.0) {
+                classes.union(*a, *b);
+            }
+        }
+    }
+    Some(first)
+}
+
+/// Whether the fold's combine is one integer op that is associative and commutative,
+/// applied to the accumulator and the element (`acc ⊕ x` or `x ⊕ acc`): folding from the
+/// right then gives the same value as from the left, bit for bit.
+pub(super) fn commutative_fold(fold: Op) -> bool {
+    if ir::results(fold).len() != 1 {
+        return false;
+    }
+    let block = ir::first_block(ir::region(fold, 0));
+    let arguments = ir::block_arguments(block);
+    let ops = ir::block_ops(block);
+    let [combine, terminator] = ops.as_slice() else { return false };
+    let operands = ir::operands(*combine);
+    let results = ir::results(*combine);
+    matches!(
+        ir::op_name(*combine).as_str(),
+        "arith.addi"
+            | "arith.muli"
+            | "arith.andi"
+            | "arith.ori"
+            | "arith.xori"
+            | "arith.maxsi"
+            | "arith.minsi"
+            | "arith.maxui"
+            | "arith.minui"
+    ) && operands.len() == 2
+        && arguments.len() == 2
+        && operands.iter().all(|o| arguments.iter().any(|a| ir::same_value(*a, *o)))
+        && !ir::same_value(operands[0], operands[1])
+        && ir::operands(*terminator).len() == 1
+        && results.len() == 1
+        && ir::same_value(ir::operands(*terminator)[0], results[0])
+}
+
+/// Decides how `cluster` becomes one loop nest, or why it cannot.
+pub(super) fn plan(cluster: Op) -> Result<Plan, String> {
+    let body = ir::block_ops(ir::first_block(ir::region(cluster, 0)));
+    if body.len() != 2 {
+        return Err("the cluster body is not one fusion tree".into());
+    }
+    let mut planner = Planner::new(cluster);
+    let mut env: Env = HashMap::new();
+    let outputs = walk_region(cluster, 0, &mut env, &mut |op, env| planner.leaf(op, env));
+    let Some(outputs) = outputs else {
+        return Err(planner.why.take().unwrap_or_else(|| "the fusion tree is malformed".into()));
+    };
+    planner.finish(&outputs, &env)
+}
+
+/// The symbolic value of every array of the tree walked so far.
+type Env = HashMap<usize, Node>;
+
+/// The leaves that decide the direction and order of the cluster's loop.
+#[derive(Default)]
+struct Tally {
+    left_scans: usize,
+    right_scans: usize,
+    filters: usize,
+    /// Leaves in order 1 (right to left).
+    reversed: usize,
+    noncommutative_folds: usize,
+    /// Scatter and permute leaves.
+    writers: usize,
+}
+
+/// The planning of one cluster: the leaves are visited in tree order ([`walk_region`]),
+/// one method per leaf kind, each giving the symbolic values of the leaf's results or
+/// rejecting the cluster ([`Planner::reject`] keeps the first reason).
+struct Planner {
+    cluster: Op,
+    /// Why the cluster is not lowered as one loop nest (the first reason found).
+    why: Option<String>,
+    classes: Classes,
+    /// The base-scope iteration space of every leaf, to be proved equal.
+    spaces: Vec<Vec<Extent>>,
+    leaves: Vec<Leaf>,
+    inits: Vec<Option<Val>>,
+    /// The producers fused into gathers.
+    deferred: HashSet<usize>,
+    /// How often each producer fused into a gather is read.
+    reads: HashMap<usize, usize>,
+    tally: Tally,
+}
+
+/// The nodes of the results of leaf `op`, all of them `sym`.
+fn nodes(op: Op, sym: Sym) -> Vec<Node> {
+    (0..ir::results(op).len()).map(|r| Node { sym: sym.clone(), origin: (op, r) }).collect()
+}
+
+impl Planner {
+    fn new(cluster: Op) -> Planner {
+        Planner {
+            cluster,
+            why: None,
+            classes: Classes::default(),
+            spaces: Vec::new(),
+            leaves: Vec::new(),
+            inits: Vec::new(),
+            deferred: HashSet::new(),
+            reads: HashMap::new(),
+            tally: Tally::default(),
+        }
+    }
+
+    fn reject(&mut self, message: String) -> Option<Vec<Node>> {
+        self.why.get_or_insert(message);
+        None
+    }
+
+    fn add(&mut self, op: Op, kind: Kind, guard: &[Op], slots: usize) {
+        let slot = self.leaves.iter().map(|l| l.slots).sum();
+        self.leaves.push(Leaf { op, kind, guard: guard.to_vec(), slot, slots });
+    }
+
+    /// The common scope of a leaf's inputs ([`inputs_space`]); a base scope is recorded
+    /// as one of the spaces to prove equal.
+    fn scope(&mut self, inputs: &[Val], env: &Env) -> Option<(Vec<Extent>, Vec<Op>)> {
+        let (extents, guard) = inputs_space(inputs, env, self.cluster, &mut self.classes)?;
+        if guard.is_empty() {
+            self.spaces.push(extents.clone());
+        }
+        Some((extents, guard))
+    }
+
+    fn mixed_inputs(&mut self, kind: OpKind) -> Option<Vec<Node>> {
+        self.reject(format!(
+            "the inputs of '{}' are not arrays of one scope (a fold result read in its cluster, or arrays of \
+             different filters)",
+            kind.name()
+        ))
+    }
+
+    /// A read of `x` by a computation running in order `wanted` (≠ 0): from outside, or a
+    /// producer of that order read once (its element function is moved into the reader).
+    fn deferred_read(&mut self, x: Val, wanted: i64, env: &Env) -> bool {
+        match env.get(&key(x)) {
+            Some(Node { sym: Sym::Deferred(o, p), .. }) if *o == wanted => {
+                let n = self.reads.entry(key_op(*p)).or_insert(0);
+                *n += 1;
+                *n == 1
+            }
+            Some(_) => false,
+            None => defined_outside(x, self.cluster),
+        }
+    }
+
+    /// One leaf of the tree: the checks every leaf passes, then the method of its kind.
+    fn leaf(&mut self, op: Op, env: &Env) -> Option<Vec<Node>> {
+        let name = ir::op_name(op);
+        if !supported(op) {
+            return self.reject(format!("'{name}' has an array type that buffers cannot hold"));
+        }
+        if !body_is_closed(op, self.cluster) {
+            return self.reject(format!("the element function of '{name}' reads an array of the tree"));
+        }
+        let view = array_op(op);
+        // Orders 0 and 1 are the left-to-right and right-to-left traversals of the
+        // cluster's loop; orders ≥ 2 are gather labels (seed 000 §3).
+        let order = ir::int_attribute(op, attribute::ORDER).unwrap_or(0);
+        if order == 1 {
+            self.tally.reversed += 1;
+            if matches!(view, Some(ArrayOp::Fold { .. })) && !commutative_fold(op) {
+                return self.reject("a fold in right-to-left order whose combine may not commute".into());
+            }
+        }
+        if order >= 2 {
+            return self.fused_into_gather(op, view.as_ref(), order, env);
+        }
+        match view {
+            Some(ArrayOp::Generate { shape, .. }) => self.generate(op, &raws(&shape)),
+            Some(ArrayOp::Map { inputs, .. }) => self.map(op, &raws(&inputs), env),
+            Some(ArrayOp::Gather { source, indices }) => self.gather(op, source.to_raw(), &raws(&indices), env),
+            Some(ArrayOp::Fold { inputs, inits, .. }) => self.fold(op, &raws(&inputs), &raws(&inits), env),
+            Some(ArrayOp::Scan { direction, kind, inputs, inits, .. }) => {
+                self.scan(op, direction, kind, &raws(&inputs), &raws(&inits), env)
+            }
+            Some(ArrayOp::Filter { inputs, .. }) => self.filter(op, &raws(&inputs), env),
+            Some(ArrayOp::Scatter { dest, indices, values, .. }) => {
+                // The values first, then the index arrays from the last.
+                let streamed: Vec<Val> =
+                    std::iter::once(values).chain(indices.into_iter().rev()).map(|x| x.to_raw()).collect();
+                self.writer(op, OpKind::Scatter, dest.to_raw(), &streamed, env)
+            }
+            Some(ArrayOp::Permute { source, dest, .. }) => {
+                self.writer(op, OpKind::Permute, dest.to_raw(), &[source.to_raw()], env)
+            }
+            _ => self.reject(format!("'{name}' is not lowered inside a fused loop nest yet")),
+        }
+    }
+
+    /// A producer fused into the gather of label `order` (seed 000 §3.3): not iterated,
+    /// computed at the gathered index; it reads only arrays from outside and producers of
+    /// the same label, each read once.
+    fn fused_into_gather(&mut self, op: Op, view: Option<&ArrayOp>, order: i64, env: &Env) -> Option<Vec<Node>> {
+        let cluster = self.cluster;
+        let ok = match view {
+            Some(ArrayOp::Generate { shape, .. }) => shape.iter().all(|o| defined_outside(o.to_raw(), cluster)),
+            Some(ArrayOp::Map { inputs, .. }) => inputs.iter().all(|x| self.deferred_read(x.to_raw(), order, env)),
+            Some(ArrayOp::Gather { source, indices }) => match ir::int_attribute(op, attribute::LABEL) {
+                Some(label) => {
+                    self.deferred_read(source.to_raw(), label, env)
+                        && indices.iter().all(|x| self.deferred_read(x.to_raw(), order, env))
+                }
+                None => false,
+            },
+            Some(ArrayOp::Fold { inputs, inits, .. }) => {
+                inits.iter().all(|i| defined_outside(i.to_raw(), cluster))
+                    && !inputs.is_empty()
+                    && inputs.iter().all(|x| self.deferred_read(x.to_raw(), order, env))
+            }
+            _ => false,
+        };
+        if !ok {
+            let name = ir::op_name(op);
+            return self.reject(format!("'{name}' fused into a gather is not lowered at the gathered index"));
+        }
+        self.deferred.insert(key_op(op));
+        Some(nodes(op, Sym::Deferred(order, op)))
+    }
+
+    /// A generate iterates over its shape, which must come from outside.
+    fn generate(&mut self, op: Op, shape: &[Val]) -> Option<Vec<Node>> {
+        if shape.iter().any(|o| !defined_outside(*o, self.cluster)) {
+            return self.reject("a generate's shape is computed in the cluster".into());
+        }
+        let t = ir::value_type(ir::results(op)[0]);
+        let extents: Vec<Extent> = shape
+            .iter()
+            .enumerate()
+            .map(|(d, o)| static_dim(t, d).map(Extent::Static).unwrap_or_else(|| value_key(*o)))
+            .collect();
+        self.spaces.push(extents.clone());
+        self.add(op, Kind::Generate, &[], 0);
+        Some(nodes(op, Sym::Space { extents, guard: vec![] }))
+    }
+
+    /// A map runs in the scope of its inputs.
+    fn map(&mut self, op: Op, inputs: &[Val], env: &Env) -> Option<Vec<Node>> {
+        let Some((extents, guard)) = self.scope(inputs, env) else { return self.mixed_inputs(OpKind::Map) };
+        self.add(op, Kind::Map, &guard, 0);
+        Some(nodes(op, Sym::Space { extents, guard }))
+    }
+
+    /// A gather runs in the scope of its index arrays; its source comes from outside or is
+    /// a producer of its label.
+    fn gather(&mut self, op: Op, source: Val, indices: &[Val], env: &Env) -> Option<Vec<Node>> {
+        let source_ok = match ir::int_attribute(op, attribute::LABEL) {
+            Some(label) => self.deferred_read(source, label, env),
+            None => defined_outside(source, self.cluster),
+        };
+        if !source_ok {
+            return self.reject("a gather's source is computed in the cluster in another order".into());
+        }
+        let Some((extents, guard)) = self.scope(indices, env) else { return self.mixed_inputs(OpKind::Gather) };
+        self.add(op, Kind::Gather, &guard, 0);
+        Some(nodes(op, Sym::Space { extents, guard }))
+    }
+
+    /// The scope of a fold or scan, whose initial values come from outside and whose
+    /// accumulators the loop carries.
+    fn accumulating(
+        &mut self,
+        kind: OpKind,
+        inputs: &[Val],
+        inits: &[Val],
+        env: &Env,
+    ) -> Result<(Vec<Extent>, Vec<Op>), Option<Vec<Node>>> {
+        if inits.iter().any(|i| !defined_outside(*i, self.cluster)) {
+            return Err(self.reject(format!("the initial values of '{}' are computed in the cluster", kind.name())));
+        }
+        let Some(scope) = self.scope(inputs, env) else { return Err(self.mixed_inputs(kind)) };
+        self.inits.extend(inits.iter().map(|i| Some(*i)));
+        Ok(scope)
+    }
+
+    /// A fold's results are its final accumulators.
+    fn fold(&mut self, op: Op, inputs: &[Val], inits: &[Val], env: &Env) -> Option<Vec<Node>> {
+        let (_, guard) = match self.accumulating(OpKind::Fold, inputs, inits, env) {
+            Ok(scope) => scope,
+            Err(rejected) => return rejected,
+        };
+        self.tally.noncommutative_folds += !commutative_fold(op) as usize;
+        self.add(op, Kind::Fold, &guard, ir::results(op).len());
+        Some(nodes(op, Sym::Fold))
+    }
+
+    /// A scan's results are arrays of its scope, one accumulator per element.
+    fn scan(
+        &mut self,
+        op: Op,
+        direction: ScanDirection,
+        kind: ScanKind,
+        inputs: &[Val],
+        inits: &[Val],
+        env: &Env,
+    ) -> Option<Vec<Node>> {
+        let (extents, guard) = match self.accumulating(OpKind::Scan, inputs, inits, env) {
+            Ok(scope) => scope,
+            Err(rejected) => return rejected,
+        };
+        match direction {
+            ScanDirection::Right if !guard.is_empty() => {
+                return self.reject("a right scan of a filter's output".into());
+            }
+            ScanDirection::Right => self.tally.right_scans += 1,
+            ScanDirection::Left => self.tally.left_scans += 1,
+        }
+        self.add(op, Kind::Scan(kind), &guard, ir::results(op).len());
+        Some(nodes(op, Sym::Space { extents, guard }))
+    }
+
+    /// A filter (of vectors) opens a scope of its own: its results and its consumers run
+    /// under its predicate, at its count.
+    fn filter(&mut self, op: Op, inputs: &[Val], env: &Env) -> Option<Vec<Node>> {
+        if !vectors_only(op) {
+            return self.reject("a filter of higher rank".into());
+        }
+        let Some((_, guard)) = self.scope(inputs, env) else {
+            return self.reject(format!("the inputs of '{}' are not arrays of one scope", OpKind::Filter.name()));
+        };
+        self.tally.filters += 1;
+        self.inits.push(None);
+        self.add(op, Kind::Filter, &guard, 1);
+        let mut inner = guard;
+        inner.push(op);
+        Some(nodes(op, Sym::Space { extents: vec![Extent::Static(-1)], guard: inner }))
+    }
+
+    /// A scatter or permute in the base scope. Seed 000 §2.1/Table 1: the values (and
+    /// index arrays) stream into the scatter; the destination does not (it is copied
+    /// before the loop).
+    fn writer(&mut self, op: Op, kind: OpKind, dest: Val, streamed: &[Val], env: &Env) -> Option<Vec<Node>> {
+        let name = kind.name();
+        if !defined_outside(dest, self.cluster) {
+            return self.reject(format!("the destination of '{name}' is computed in the cluster"));
+        }
+        let Some((_, guard)) = self.scope(streamed, env) else {
+            return self.reject(format!("the streamed inputs of '{name}' are not arrays of one scope"));
+        };
+        if !guard.is_empty() {
+            return self.reject(format!("'{name}' of a filter's output"));
+        }
+        self.tally.writers += 1;
+        self.add(op, if kind == OpKind::Scatter { Kind::Scatter } else { Kind::Permute }, &[], 0);
+        Some(nodes(op, Sym::Written))
+    }
+
+    /// The checks over the whole tree, then the plan: one base space, a loop direction
+    /// every leaf accepts, and outputs the loop nest stores.
+    fn finish(mut self, outputs: &[Node], env: &Env) -> Result<Plan, String> {
+        let Some(first) = self.spaces.first().cloned() else {
+            return Err("no leaf iterates over a space".into());
+        };
+        if first.is_empty() {
+            return Err("rank-0 iteration space".into());
+        }
+        for s in &self.spaces {
+            if s.len() != first.len() || s.iter().zip(&first).any(|(a, b)| !self.classes.same(*a, *b)) {
+                return Err("the leaves' iteration spaces are not provably equal".into());
+            }
+        }
+        let reverse = self.tally.direction(first.len())?;
+        let outputs = self.outputs(outputs, first.len())?;
+        let space = first.iter().map(|e| self.classes.representative(*e)).collect();
+        let origins = env.iter().map(|(k, node)| (*k, node.origin)).collect();
+        let ordered = self.tally.writers > 0;
+        let sequential = !self.inits.is_empty() || ordered;
+        let (leaves, deferred, inits) = (self.leaves, self.deferred, self.inits);
+        Ok(Plan { space, leaves, origins, deferred, outputs, inits, reverse, sequential, ordered })
+    }
+
+    /// How the cluster's results are stored; array outputs need a tensor type the buffers
+    /// can hold.
+    fn outputs(&self, nodes: &[Node], rank: usize) -> Result<Vec<Output>, String> {
+        let result_types: Vec<MlirType> = ir::results(self.cluster).into_iter().map(ir::value_type).collect();
+        let mut outputs = Vec::new();
+        for (t, node) in result_types.iter().zip(nodes) {
+            let (op, r) = node.origin;
+            let output = match &node.sym {
+                Sym::Space { guard, .. } if guard.is_empty() && ir::rank(*t) == Some(rank as i64) => {
+                    Output::Array { origin: node.origin, guard: vec![] }
+                }
+                Sym::Space { guard, .. }
+                    if !guard.is_empty() && ir::rank(*t) == Some(1) && static_dim(*t, 0).is_none() =>
+                {
+                    Output::Array { origin: node.origin, guard: guard.clone() }
+                }
+                Sym::Fold if ir::rank(*t) == Some(rank as i64 - 1) => {
+                    let l = self.leaves.iter().find(|l| ir::same_op(l.op, op)).expect("folds are leaves");
+                    Output::Fold(l.slot + r)
+                }
+                Sym::Written => Output::Written(op),
+                _ => return Err("an output of the cluster is not stored by the loop nest".into()),
+            };
+            outputs.push(output);
+        }
+        Ok(outputs)
+    }
+}
+
+impl Tally {
+    /// Whether the loop runs from the end, if one direction suits every leaf in a space
+    /// of rank `rank`. A right-to-left loop (right scans, leaves in order 1): a left scan
+    /// or a filter needs the other direction, and a fold may run backwards only when its
+    /// combine commutes (the interpreter folds from the left).
+    fn direction(&self, rank: usize) -> Result<bool, String> {
+        let reverse = self.right_scans > 0 || self.reversed > 0;
+        if reverse && (self.left_scans > 0 || self.filters > 0 || self.noncommutative_folds > 0) {
+            return Err(
+                "a right-to-left loop with a left scan, a filter or a fold whose combine may not commute".into()
+            );
+        }
+        if reverse && self.writers > 0 {
+            return Err("a right-to-left loop with a scatter or permute (they write in source order)".into());
+        }
+        if self.filters > 0 && rank != 1 {
+            return Err("a filter in a space of higher rank".into());
+        }
+        Ok(reverse)
+    }
+}
