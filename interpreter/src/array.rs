@@ -10,7 +10,23 @@ use crate::{
     ir::{self, Op, Ty},
     value::{ElemType, Tensor, Value},
 };
+use array_dialect::view::{ArrayOp, OpKind, ScanDirection, ScanKind};
+use melior::ir::OperationRef;
 use std::sync::Arc;
+
+/// The terminator of every region of the dialect.
+const YIELD: &str = OpKind::Yield.name();
+
+/// The typed view of `op`, an `array` op of the module being run.
+fn decode<'c, 'a>(op: Op) -> R<ArrayOp<'c, 'a>> {
+    // SAFETY: the interpreter only reads the module, which outlives the run; the view is
+    // dropped before the op's execution ends.
+    match ArrayOp::decode(unsafe { OperationRef::from_raw(op) }) {
+        Some(Ok(decoded)) => Ok(decoded),
+        Some(Err(e)) => Err(fail::invalid(op, e.message)),
+        None => Err(fail::unsupported(op)),
+    }
+}
 
 /// Row-major multi-index of position `k` in `shape`.
 fn unravel(mut k: usize, shape: &[usize]) -> Vec<usize> {
@@ -71,15 +87,15 @@ fn size_of(op: Op, v: &Value) -> R<usize> {
 
 /// Splits the operands of `fold`/`scan` into inputs and initial values.
 fn inputs_and_inits(op: Op, operands: Vec<Value>) -> R<(Vec<Value>, Vec<Value>)> {
-    let n_inits = match ir::i32_array_attribute(op, "operandSegmentSizes") {
-        Some(s) if s.len() == 2 => s[1] as usize,
-        _ => ir::result_count(op),
+    let n_inputs = match decode(op)? {
+        ArrayOp::Fold { inputs, .. } | ArrayOp::Scan { inputs, .. } => inputs.len(),
+        _ => return Err(fail::invalid(op, "only folds and scans have initial values")),
     };
-    if n_inits > operands.len() {
+    if n_inputs > operands.len() {
         return Err(fail::invalid(op, "operand segments do not add up"));
     }
     let mut inputs = operands;
-    let inits = inputs.split_off(inputs.len() - n_inits);
+    let inits = inputs.split_off(n_inputs);
     Ok((inputs, inits))
 }
 
@@ -88,54 +104,56 @@ fn indices_of(op: Op, values: &[Value]) -> R<Vec<i64>> {
 }
 
 impl Machine<'_, '_> {
-    pub fn exec_array(&self, frame: &mut Frame, op: Op, name: &str) -> R<Vec<Value>> {
+    pub fn exec_array(&self, frame: &mut Frame, op: Op, kind: OpKind) -> R<Vec<Value>> {
         let operands = self.operand_values(frame, op)?;
-        match name {
-            "array.map" => self.map(frame, op, operands),
-            "array.generate" => self.generate(frame, op, operands),
-            "array.gather" => self.gather(op, operands),
-            "array.scatter" => self.scatter(frame, op, operands),
-            "array.fold" => self.fold(frame, op, operands),
-            "array.scan" => self.scan(frame, op, operands),
-            "array.filter" => self.filter(frame, op, operands),
-            "array.expand" => self.expand(frame, op, operands),
-            "array.force" => Ok(operands),
-            "array.size" => {
+        match kind {
+            OpKind::Map => self.map(frame, op, operands),
+            OpKind::Generate => self.generate(frame, op, operands),
+            OpKind::Gather => self.gather(op, operands),
+            OpKind::Scatter => self.scatter(frame, op, operands),
+            OpKind::Fold => self.fold(frame, op, operands),
+            OpKind::Scan => self.scan(frame, op, operands),
+            OpKind::Filter => self.filter(frame, op, operands),
+            OpKind::Expand => self.expand(frame, op, operands),
+            OpKind::Force => Ok(operands),
+            OpKind::Size => {
                 let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
                 Ok(t.shape.iter().map(|&d| Value::Index(d as i64)).collect())
             }
-            "array.dim" => {
+            OpKind::Dim => {
                 let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
-                let d = ir::int_attribute(op, "dimension").ok_or_else(|| fail::invalid(op, "no dimension"))?;
+                let ArrayOp::Dim { dimension: d, .. } = decode(op)? else {
+                    return Err(fail::invalid(op, "no dimension"));
+                };
                 let d = in_bounds(op, &[d], &[t.rank()], "the dimensions")?[0];
                 Ok(vec![Value::Index(t.shape[d] as i64)])
             }
-            "array.index" => {
+            OpKind::Index => {
                 let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
                 let index = in_bounds(op, &indices_of(op, &operands[1..])?, &t.shape, "the array")?;
                 Ok(vec![t.elements[t.offset(&index)].clone()])
             }
-            "array.backpermute" => self.backpermute(frame, op, operands),
-            "array.permute" => self.permute(frame, op, operands),
-            "array.reverse" => reverse(op, operands),
-            "array.replicate" => self.replicate(op, operands),
-            "array.cluster" => {
+            OpKind::Backpermute => self.backpermute(frame, op, operands),
+            OpKind::Permute => self.permute(frame, op, operands),
+            OpKind::Reverse => reverse(op, operands),
+            OpKind::Replicate => self.replicate(op, operands),
+            OpKind::Cluster => {
                 let n = ir::result_count(op);
-                self.yield_region(frame, op, 0, vec![], "array.yield", Some(n))
+                self.yield_region(frame, op, 0, vec![], YIELD, Some(n))
             }
-            "array.vertical" | "array.diagonal" => {
-                let produced = self.yield_region(frame, op, 0, vec![], "array.yield", None)?;
-                let consumed = self.yield_region(frame, op, 1, produced.clone(), "array.yield", None)?;
-                let mut results = if name == "array.diagonal" { produced } else { vec![] };
+            OpKind::Vertical | OpKind::Diagonal => {
+                let produced = self.yield_region(frame, op, 0, vec![], YIELD, None)?;
+                let consumed = self.yield_region(frame, op, 1, produced.clone(), YIELD, None)?;
+                let mut results = if kind == OpKind::Diagonal { produced } else { vec![] };
                 results.extend(consumed);
                 self.check_count(op, results)
             }
-            "array.horizontal" => {
-                let mut results = self.yield_region(frame, op, 0, vec![], "array.yield", None)?;
-                results.extend(self.yield_region(frame, op, 1, vec![], "array.yield", None)?);
+            OpKind::Horizontal => {
+                let mut results = self.yield_region(frame, op, 0, vec![], YIELD, None)?;
+                results.extend(self.yield_region(frame, op, 1, vec![], YIELD, None)?);
                 self.check_count(op, results)
             }
-            _ => Err(fail::unsupported(op)),
+            OpKind::Yield => Err(fail::unsupported(op)),
         }
     }
 
@@ -158,7 +176,7 @@ impl Machine<'_, '_> {
         let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::with_capacity(n)).collect();
         for k in 0..n {
             let args = inputs.iter().map(|t| t.elements[k].clone()).collect();
-            let ys = self.yield_region(frame, op, 0, args, "array.yield", Some(elems.len()))?;
+            let ys = self.yield_region(frame, op, 0, args, YIELD, Some(elems.len()))?;
             for (out, y) in outs.iter_mut().zip(ys) {
                 out.push(y);
             }
@@ -173,7 +191,7 @@ impl Machine<'_, '_> {
         let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::with_capacity(n)).collect();
         for k in 0..n {
             let args = index_values(&unravel(k, &shape));
-            let ys = self.yield_region(frame, op, 0, args, "array.yield", Some(elems.len()))?;
+            let ys = self.yield_region(frame, op, 0, args, YIELD, Some(elems.len()))?;
             for (out, y) in outs.iter_mut().zip(ys) {
                 out.push(y);
             }
@@ -203,8 +221,7 @@ impl Machine<'_, '_> {
                 .map_err(|e| with_position(e, "source position", &unravel(s, &values.shape)))?;
             let at = result.offset(&target);
             let old = result.elements[at].clone();
-            let combined =
-                self.yield_region(frame, op, 0, vec![old, values.elements[s].clone()], "array.yield", Some(1))?;
+            let combined = self.yield_region(frame, op, 0, vec![old, values.elements[s].clone()], YIELD, Some(1))?;
             result.elements[at] = combined.into_iter().next().expect("one value");
         }
         let elem = result.elem;
@@ -229,7 +246,7 @@ impl Machine<'_, '_> {
             for j in 0..n {
                 let mut args = acc;
                 args.extend(inputs.iter().map(|t| t.elements[row * n + j].clone()));
-                acc = self.yield_region(frame, op, 0, args, "array.yield", Some(inits.len()))?;
+                acc = self.yield_region(frame, op, 0, args, YIELD, Some(inits.len()))?;
             }
             for (out, a) in outs.iter_mut().zip(acc) {
                 out.push(a);
@@ -239,16 +256,11 @@ impl Machine<'_, '_> {
     }
 
     fn scan(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let right = match ir::int_attribute(op, "direction") {
-            Some(0) => false,
-            Some(1) => true,
-            other => return Err(fail::invalid(op, format!("scan direction {other:?}"))),
+        let ArrayOp::Scan { direction, kind, .. } = decode(op)? else {
+            return Err(fail::invalid(op, "not a scan"));
         };
-        let exclusive = match ir::int_attribute(op, "kind") {
-            Some(0) => false,
-            Some(1) => true,
-            other => return Err(fail::invalid(op, format!("scan kind {other:?}"))),
-        };
+        let right = direction == ScanDirection::Right;
+        let exclusive = kind == ScanKind::Exclusive;
         let (inputs, inits) = inputs_and_inits(op, operands)?;
         let inputs = tensors(op, &inputs)?;
         let elems = result_elems(op)?;
@@ -274,7 +286,7 @@ impl Machine<'_, '_> {
                 }
                 let mut args = acc;
                 args.extend(inputs.iter().map(|t| t.elements[at].clone()));
-                acc = self.yield_region(frame, op, 0, args, "array.yield", Some(inits.len()))?;
+                acc = self.yield_region(frame, op, 0, args, YIELD, Some(inits.len()))?;
                 if !exclusive {
                     for (out, a) in outs.iter_mut().zip(&acc) {
                         out[at] = Some(a.clone());
@@ -302,7 +314,7 @@ impl Machine<'_, '_> {
         let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::new()).collect();
         for k in 0..shape[0] {
             let args: Vec<Value> = inputs.iter().map(|t| t.elements[k].clone()).collect();
-            let keep = self.yield_region(frame, op, 0, args.clone(), "array.yield", Some(1))?;
+            let keep = self.yield_region(frame, op, 0, args.clone(), YIELD, Some(1))?;
             if bool_of(op, &keep[0])? {
                 for (out, a) in outs.iter_mut().zip(args) {
                     out.push(a);
@@ -329,7 +341,7 @@ impl Machine<'_, '_> {
         let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::new()).collect();
         for k in 0..n {
             let args: Vec<Value> = inputs.iter().map(|t| t.elements[k].clone()).collect();
-            let count = self.yield_region(frame, op, 0, args.clone(), "array.yield", Some(1))?;
+            let count = self.yield_region(frame, op, 0, args.clone(), YIELD, Some(1))?;
             let count = int_of(op, &count[0])?;
             if count < 0 {
                 return Err(fail::undefined(op, format!("negative count {count} for element {k}")));
@@ -339,7 +351,7 @@ impl Machine<'_, '_> {
             for j in 0..count {
                 let mut get_args = args.clone();
                 get_args.push(Value::Index(j));
-                let ys = self.yield_region(frame, op, 1, get_args, "array.yield", Some(elems.len()))?;
+                let ys = self.yield_region(frame, op, 1, get_args, YIELD, Some(elems.len()))?;
                 for (out, y) in outs.iter_mut().zip(ys) {
                     out.push(y);
                 }
@@ -363,7 +375,7 @@ impl Machine<'_, '_> {
         let mut out = Vec::with_capacity(n);
         for k in 0..n {
             let here = unravel(k, &shape);
-            let from = self.yield_region(frame, op, 0, index_values(&here), "array.yield", Some(source.rank()))?;
+            let from = self.yield_region(frame, op, 0, index_values(&here), YIELD, Some(source.rank()))?;
             let from = in_bounds(op, &indices_of(op, &from)?, &source.shape, "the source")
                 .map_err(|e| with_position(e, "output position", &here))?;
             out.push(source.elements[source.offset(&from)].clone());
@@ -379,7 +391,7 @@ impl Machine<'_, '_> {
         let mut result = (*dest).clone();
         for s in 0..source.len() {
             let here = unravel(s, &source.shape);
-            let mut target = self.yield_region(frame, op, 0, index_values(&here), "array.yield", None)?;
+            let mut target = self.yield_region(frame, op, 0, index_values(&here), YIELD, None)?;
             if target.len() == dest.rank() + 1 {
                 let keep = target.pop().expect("the flag");
                 if !bool_of(op, &keep)? {
@@ -395,8 +407,7 @@ impl Machine<'_, '_> {
                 .map_err(|e| with_position(e, "source position", &here))?;
             let at = result.offset(&target);
             let old = result.elements[at].clone();
-            let combined =
-                self.yield_region(frame, op, 1, vec![old, source.elements[s].clone()], "array.yield", Some(1))?;
+            let combined = self.yield_region(frame, op, 1, vec![old, source.elements[s].clone()], YIELD, Some(1))?;
             result.elements[at] = combined.into_iter().next().expect("one value");
         }
         let elem = result.elem;
