@@ -11,7 +11,10 @@ use crate::{
     value::{ElemType, Tensor, Value},
 };
 use array_dialect::view::{ArrayOp, OpKind, ScanDirection, ScanKind};
-use melior::ir::OperationRef;
+use melior::ir::{OperationRef, ValueLike};
+
+/// An operand of an op, as the typed view gives it.
+type OperandValue<'c, 'a> = melior::ir::Value<'c, 'a>;
 use std::sync::Arc;
 
 /// The terminator of every region of the dialect.
@@ -85,58 +88,97 @@ fn size_of(op: Op, v: &Value) -> R<usize> {
     usize::try_from(s).map_err(|_| fail::undefined(op, format!("negative size {s}")))
 }
 
-/// Splits the operands of `fold`/`scan` into inputs and initial values.
-fn inputs_and_inits(op: Op, operands: Vec<Value>) -> R<(Vec<Value>, Vec<Value>)> {
-    let n_inputs = match decode(op)? {
-        ArrayOp::Fold { inputs, .. } | ArrayOp::Scan { inputs, .. } => inputs.len(),
-        _ => return Err(fail::invalid(op, "only folds and scans have initial values")),
-    };
-    if n_inputs > operands.len() {
-        return Err(fail::invalid(op, "operand segments do not add up"));
-    }
-    let mut inputs = operands;
-    let inits = inputs.split_off(n_inputs);
-    Ok((inputs, inits))
-}
-
 fn indices_of(op: Op, values: &[Value]) -> R<Vec<i64>> {
     values.iter().map(|v| int_of(op, v)).collect()
 }
 
 impl Machine<'_, '_> {
     pub fn exec_array(&self, frame: &mut Frame, op: Op, kind: OpKind) -> R<Vec<Value>> {
-        let operands = self.operand_values(frame, op)?;
-        match kind {
-            OpKind::Map => self.map(frame, op, operands),
-            OpKind::Generate => self.generate(frame, op, operands),
-            OpKind::Gather => self.gather(op, operands),
-            OpKind::Scatter => self.scatter(frame, op, operands),
-            OpKind::Fold => self.fold(frame, op, operands),
-            OpKind::Scan => self.scan(frame, op, operands),
-            OpKind::Filter => self.filter(frame, op, operands),
-            OpKind::Expand => self.expand(frame, op, operands),
-            OpKind::Force => Ok(operands),
-            OpKind::Size => {
-                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
+        if kind.is_fusion_tree() {
+            return self.fusion_tree(frame, op, kind);
+        }
+        match decode(op)? {
+            ArrayOp::Map { inputs, .. } => {
+                let inputs = self.values(frame, op, &inputs)?;
+                self.map(frame, op, inputs)
+            }
+            ArrayOp::Generate { shape, .. } => {
+                let shape = self.values(frame, op, &shape)?;
+                self.generate(frame, op, shape)
+            }
+            ArrayOp::Gather { source, indices } => {
+                self.gather(op, self.value(frame, op, source)?, self.values(frame, op, &indices)?)
+            }
+            ArrayOp::Scatter { dest, indices, values, .. } => {
+                let dest = self.value(frame, op, dest)?;
+                let mut indices = self.values(frame, op, &indices)?;
+                indices.push(self.value(frame, op, values)?);
+                self.scatter(frame, op, dest, indices)
+            }
+            ArrayOp::Fold { inputs, inits, .. } => {
+                let (inputs, inits) = (self.values(frame, op, &inputs)?, self.values(frame, op, &inits)?);
+                self.fold(frame, op, inputs, inits)
+            }
+            ArrayOp::Scan { direction, kind, inputs, inits, .. } => {
+                let (inputs, inits) = (self.values(frame, op, &inputs)?, self.values(frame, op, &inits)?);
+                self.scan(frame, op, (direction, kind), inputs, inits)
+            }
+            ArrayOp::Filter { inputs, .. } => {
+                let inputs = self.values(frame, op, &inputs)?;
+                self.filter(frame, op, inputs)
+            }
+            ArrayOp::Expand { inputs, .. } => {
+                let inputs = self.values(frame, op, &inputs)?;
+                self.expand(frame, op, inputs)
+            }
+            ArrayOp::Force { input } => Ok(vec![self.value(frame, op, input)?]),
+            ArrayOp::Size { input } => {
+                let t = tensor_of(op, &self.value(frame, op, input)?)?;
                 Ok(t.shape.iter().map(|&d| Value::Index(d as i64)).collect())
             }
-            OpKind::Dim => {
-                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
-                let ArrayOp::Dim { dimension: d, .. } = decode(op)? else {
-                    return Err(fail::invalid(op, "no dimension"));
-                };
-                let d = in_bounds(op, &[d], &[t.rank()], "the dimensions")?[0];
+            ArrayOp::Dim { input, dimension } => {
+                let t = tensor_of(op, &self.value(frame, op, input)?)?;
+                let d = in_bounds(op, &[dimension], &[t.rank()], "the dimensions")?[0];
                 Ok(vec![Value::Index(t.shape[d] as i64)])
             }
-            OpKind::Index => {
-                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
-                let index = in_bounds(op, &indices_of(op, &operands[1..])?, &t.shape, "the array")?;
+            ArrayOp::Index { array, indices } => {
+                let t = tensor_of(op, &self.value(frame, op, array)?)?;
+                let indices = self.values(frame, op, &indices)?;
+                let index = in_bounds(op, &indices_of(op, &indices)?, &t.shape, "the array")?;
                 Ok(vec![t.elements[t.offset(&index)].clone()])
             }
-            OpKind::Backpermute => self.backpermute(frame, op, operands),
-            OpKind::Permute => self.permute(frame, op, operands),
-            OpKind::Reverse => reverse(op, operands),
-            OpKind::Replicate => self.replicate(op, operands),
+            ArrayOp::Backpermute { source, shape, .. } => {
+                let (source, shape) = (self.value(frame, op, source)?, self.values(frame, op, &shape)?);
+                self.backpermute(frame, op, source, shape)
+            }
+            ArrayOp::Permute { source, dest, .. } => {
+                let (source, dest) = (self.value(frame, op, source)?, self.value(frame, op, dest)?);
+                self.permute(frame, op, source, dest)
+            }
+            ArrayOp::Reverse { input } => reverse(op, self.value(frame, op, input)?),
+            ArrayOp::Replicate { input, count } => {
+                self.replicate(op, self.value(frame, op, input)?, self.value(frame, op, count)?)
+            }
+            ArrayOp::Yield { .. }
+            | ArrayOp::Cluster { .. }
+            | ArrayOp::Vertical { .. }
+            | ArrayOp::Horizontal { .. }
+            | ArrayOp::Diagonal { .. } => Err(fail::unsupported(op)),
+        }
+    }
+
+    /// The value operand `v` of `op` has in `frame`.
+    fn value(&self, frame: &Frame, op: Op, v: OperandValue) -> R<Value> {
+        self.get(frame, v.to_raw(), op)
+    }
+
+    fn values(&self, frame: &Frame, op: Op, vs: &[OperandValue]) -> R<Vec<Value>> {
+        vs.iter().map(|v| self.value(frame, op, *v)).collect()
+    }
+
+    /// `cluster`, `vertical`, `horizontal`, `diagonal`: run their regions in order.
+    fn fusion_tree(&self, frame: &mut Frame, op: Op, kind: OpKind) -> R<Vec<Value>> {
+        match kind {
             OpKind::Cluster => {
                 let n = ir::result_count(op);
                 self.yield_region(frame, op, 0, vec![], YIELD, Some(n))
@@ -153,7 +195,7 @@ impl Machine<'_, '_> {
                 results.extend(self.yield_region(frame, op, 1, vec![], YIELD, None)?);
                 self.check_count(op, results)
             }
-            OpKind::Yield => Err(fail::unsupported(op)),
+            _ => Err(fail::unsupported(op)),
         }
     }
 
@@ -199,21 +241,20 @@ impl Machine<'_, '_> {
         elems.into_iter().zip(outs).map(|(e, out)| make_tensor(op, e, shape.clone(), out)).collect()
     }
 
-    fn scatter(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        if operands.len() < 2 {
+    /// `indices_and_values`: the index arrays, then the value array.
+    fn scatter(&self, frame: &mut Frame, op: Op, dest: Value, indices_and_values: Vec<Value>) -> R<Vec<Value>> {
+        let dest = &tensor_of(op, &dest)?;
+        let all = tensors(op, &indices_and_values)?;
+        let Some((values, indices)) = all.split_last() else {
             return Err(fail::invalid(op, "scatter needs a destination and values"));
-        }
-        let all = tensors(op, &operands)?;
-        let dest = &all[0];
-        let values = &all[all.len() - 1];
-        let indices = &all[1..all.len() - 1];
+        };
         if indices.len() != dest.rank() {
             return Err(fail::invalid(
                 op,
                 format!("{} index arrays for a rank-{} destination", indices.len(), dest.rank()),
             ));
         }
-        common_shape(op, &all[1..], "index and value arrays")?;
+        common_shape(op, &all, "index and value arrays")?;
         let mut result = (**dest).clone();
         for s in 0..values.len() {
             let target: Vec<i64> = indices.iter().map(|t| int_of(op, &t.elements[s])).collect::<R<_>>()?;
@@ -228,8 +269,7 @@ impl Machine<'_, '_> {
         Ok(vec![make_tensor(op, elem, result.shape, result.elements)?])
     }
 
-    fn fold(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let (inputs, inits) = inputs_and_inits(op, operands)?;
+    fn fold(&self, frame: &mut Frame, op: Op, inputs: Vec<Value>, inits: Vec<Value>) -> R<Vec<Value>> {
         let inputs = tensors(op, &inputs)?;
         let elems = result_elems(op)?;
         if elems.len() != inits.len() {
@@ -255,13 +295,16 @@ impl Machine<'_, '_> {
         elems.into_iter().zip(outs).map(|(e, out)| make_tensor(op, e, outer.to_vec(), out)).collect()
     }
 
-    fn scan(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let ArrayOp::Scan { direction, kind, .. } = decode(op)? else {
-            return Err(fail::invalid(op, "not a scan"));
-        };
+    fn scan(
+        &self,
+        frame: &mut Frame,
+        op: Op,
+        (direction, kind): (ScanDirection, ScanKind),
+        inputs: Vec<Value>,
+        inits: Vec<Value>,
+    ) -> R<Vec<Value>> {
         let right = direction == ScanDirection::Right;
         let exclusive = kind == ScanKind::Exclusive;
-        let (inputs, inits) = inputs_and_inits(op, operands)?;
         let inputs = tensors(op, &inputs)?;
         let elems = result_elems(op)?;
         if elems.len() != inits.len() {
@@ -367,9 +410,9 @@ impl Machine<'_, '_> {
             .collect()
     }
 
-    fn backpermute(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let source = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no source"))?)?;
-        let shape: Vec<usize> = operands[1..].iter().map(|v| size_of(op, v)).collect::<R<_>>()?;
+    fn backpermute(&self, frame: &mut Frame, op: Op, source: Value, shape: Vec<Value>) -> R<Vec<Value>> {
+        let source = tensor_of(op, &source)?;
+        let shape: Vec<usize> = shape.iter().map(|v| size_of(op, v)).collect::<R<_>>()?;
         let elem = *result_elems(op)?.first().ok_or_else(|| fail::invalid(op, "no result"))?;
         let n = self.count(op, &shape)?;
         let mut out = Vec::with_capacity(n);
@@ -383,11 +426,8 @@ impl Machine<'_, '_> {
         Ok(vec![make_tensor(op, elem, shape, out)?])
     }
 
-    fn permute(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let [source, dest] = &operands[..] else {
-            return Err(fail::invalid(op, "permute takes a source and a destination"));
-        };
-        let (source, dest) = (tensor_of(op, source)?, tensor_of(op, dest)?);
+    fn permute(&self, frame: &mut Frame, op: Op, source: Value, dest: Value) -> R<Vec<Value>> {
+        let (source, dest) = (tensor_of(op, &source)?, tensor_of(op, &dest)?);
         let mut result = (*dest).clone();
         for s in 0..source.len() {
             let here = unravel(s, &source.shape);
@@ -426,9 +466,9 @@ fn with_position(e: InterpError, what: &str, position: &[usize]) -> InterpError 
 }
 
 impl Machine<'_, '_> {
-    fn gather(&self, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let all = tensors(op, &operands)?;
-        let Some((source, indices)) = all.split_first() else { return Err(fail::invalid(op, "no source")) };
+    fn gather(&self, op: Op, source: Value, indices: Vec<Value>) -> R<Vec<Value>> {
+        let source = &tensor_of(op, &source)?;
+        let indices = &tensors(op, &indices)?[..];
         if indices.len() != source.rank() {
             return Err(fail::invalid(
                 op,
@@ -451,12 +491,9 @@ impl Machine<'_, '_> {
         Ok(vec![make_tensor(op, elem, shape, out)?])
     }
 
-    fn replicate(&self, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let [input, count] = &operands[..] else {
-            return Err(fail::invalid(op, "replicate takes an array and a count"));
-        };
-        let t = tensor_of(op, input)?;
-        let count = size_of(op, count)?;
+    fn replicate(&self, op: Op, input: Value, count: Value) -> R<Vec<Value>> {
+        let t = tensor_of(op, &input)?;
+        let count = size_of(op, &count)?;
         let mut shape = t.shape.clone();
         shape.push(count);
         let mut elements = Vec::with_capacity(self.count(op, &shape)?);
@@ -467,8 +504,8 @@ impl Machine<'_, '_> {
     }
 }
 
-fn reverse(op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-    let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
+fn reverse(op: Op, input: Value) -> R<Vec<Value>> {
+    let t = tensor_of(op, &input)?;
     let Some(&n) = t.shape.last() else { return Ok(vec![Value::Tensor(t)]) };
     let mut elements = Vec::with_capacity(t.len());
     for row in t.elements.chunks(n.max(1)) {
