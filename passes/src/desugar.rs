@@ -39,7 +39,8 @@ pub static DEFINITION: PassDefinition = PassDefinition {
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut sugar = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
-        if matches!(OpKind::of(&op), Some(OpKind::Reverse | OpKind::Backpermute | OpKind::Replicate | OpKind::Permute)) {
+        if matches!(OpKind::of(&op), Some(OpKind::Reverse | OpKind::Backpermute | OpKind::Replicate | OpKind::Permute))
+        {
             sugar.push(op.to_raw());
         }
         melior::ir::operation::WalkResult::Advance
@@ -148,7 +149,8 @@ impl<'c, 'a> Sugar<'c, 'a> {
             body.append_operation(arith::constant(context, IntegerAttribute::new(index(context), 1).into(), location));
         let last = body.argument(rank - 1).unwrap().into();
         let m = body.append_operation(arith::subi(extents[rank - 1], last, location));
-        let k = body.append_operation(arith::subi(m.result(0).unwrap().into(), one.result(0).unwrap().into(), location));
+        let k =
+            body.append_operation(arith::subi(m.result(0).unwrap().into(), one.result(0).unwrap().into(), location));
         let mut yielded: Vec<Value> = (0..rank - 1).map(|i| body.argument(i).unwrap().into()).collect();
         yielded.push(k.result(0).unwrap().into());
         body.append_operation(crate::ops_yield(context, &yielded, location));
@@ -157,7 +159,12 @@ impl<'c, 'a> Sugar<'c, 'a> {
         self.generate_and_gather(source, &extents, &shape, region, self.op.result(0).unwrap().r#type())
     }
 
-    fn backpermute(&self, source: Value<'c, 'a>, extents: &[Value<'c, 'a>], index_map: RegionRef<'c, '_>) -> Value<'c, 'a> {
+    fn backpermute(
+        &self,
+        source: Value<'c, 'a>,
+        extents: &[Value<'c, 'a>],
+        index_map: RegionRef<'c, '_>,
+    ) -> Value<'c, 'a> {
         let result_type = self.op.result(0).unwrap().r#type();
         let region = take_region(index_map);
         self.generate_and_gather(source, extents, &shape_of(result_type), region, result_type)
@@ -194,7 +201,10 @@ impl<'c, 'a> Sugar<'c, 'a> {
         let location = self.location;
         let dest_rank = shape_of(dest.r#type()).len();
         if yield_count(self.op, 0) != dest_rank {
-            emit_remark(location, "array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)");
+            emit_remark(
+                location,
+                "array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)",
+            );
             return None;
         }
         let extents = self.dims(source);

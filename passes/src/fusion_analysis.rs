@@ -310,7 +310,10 @@ fn analyse<'c>(
     }
     if !summaries.is_empty() {
         let mut f = unsafe { melior::ir::operation::OperationRefMut::from_raw(function.to_raw()) };
-        f.set_discardable_attribute(attribute::FUSION_SUMMARY, StringAttribute::new(context, &summaries.join("; ")).into());
+        f.set_discardable_attribute(
+            attribute::FUSION_SUMMARY,
+            StringAttribute::new(context, &summaries.join("; ")).into(),
+        );
     }
     Ok(())
 }

@@ -15,7 +15,6 @@ use melior::ir::{
     operation::{OperationLike, WalkOrder, WalkResult},
 };
 
-
 /// The summary of one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FunctionSummary {
@@ -78,8 +77,7 @@ pub fn summarize_function(function: OperationRef) -> Option<FunctionSummary> {
         if is_combinator(&op_name) {
             *combinators.entry(op_name).or_insert(0) += 1;
         }
-        array_values +=
-            (0..op.result_count()).filter_map(|i| op.result(i).ok()).filter(|r| is_array(*r)).count();
+        array_values += (0..op.result_count()).filter_map(|i| op.result(i).ok()).filter(|r| is_array(*r)).count();
         // Block arguments of nested regions (scf.for iteration arrays, ...).
         for region in op.regions() {
             let mut block = region.first_block();

@@ -51,8 +51,7 @@ use self::sizes::{SizeError, Sizes};
 use self::support::raw;
 use array_dialect::view::{ArrayOp, OpKind, ScanDirection, is_array};
 use melior::ir::{
-    BlockLike, BlockRef, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
-    operation::OperationLike,
+    BlockLike, BlockRef, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike, operation::OperationLike,
 };
 use mlir_sys::MlirOperation;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -81,7 +80,6 @@ impl From<SizeError> for ExtractError {
         ExtractError { message: e.message, location: e.location }
     }
 }
-
 
 // ---------------------------------------------------------------------------------
 // IR helpers
@@ -471,10 +469,7 @@ impl<'n, 's> Builder<'n, 's> {
 
         if results.iter().any(|r| !is_array(*r)) {
             return Err(ExtractError {
-                message: format!(
-                    "unexpected '{}': it has a result that is not a ranked tensor",
-                    decoded.kind().name()
-                ),
+                message: format!("unexpected '{}': it has a result that is not a ranked tensor", decoded.kind().name()),
                 location: self.names.location(op.location()),
             });
         }

@@ -37,9 +37,7 @@
 use super::support::{Names, integer_attribute, op_name, raw};
 use array_dialect::view::{ArrayOp, is_array};
 use fusion_analysis::graph::SizeClass;
-use melior::ir::{
-    BlockLike, BlockRef, OperationRef, TypeLike, Value, ValueLike, operation::OperationLike,
-};
+use melior::ir::{BlockLike, BlockRef, OperationRef, TypeLike, Value, ValueLike, operation::OperationLike};
 use std::collections::HashMap;
 use std::fmt;
 
