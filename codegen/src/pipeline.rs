@@ -138,7 +138,7 @@ pub fn lower_to_llvm_with(
     threads: Threads,
 ) -> Result<(), String> {
     run_pipeline(context, module, &format!("builtin.module({}, array-to-loops)", variant.prefix()))?;
-    if let Some(op) = first_op_outside(module, |n| !n.starts_with("array.")) {
+    if let Some(op) = first_op_outside(module, |n| !n.starts_with(array_dialect::view::DIALECT_PREFIX)) {
         return Err(format!("'{op}' is not lowered to loops yet"));
     }
     run_pipeline(context, module, &format!("builtin.module({})", to_llvm(threads)))?;

@@ -10,7 +10,26 @@ use crate::{
     ir::{self, Op, Ty},
     value::{ElemType, Tensor, Value},
 };
+use array_dialect::view::{ArrayOp, OpKind, ScanDirection, ScanKind};
+use melior::ir::{OperationRef, ValueLike};
+
+/// An operand of an op, as the typed view gives it.
+type OperandValue<'c, 'a> = melior::ir::Value<'c, 'a>;
 use std::sync::Arc;
+
+/// The terminator of every region of the dialect.
+const YIELD: &str = OpKind::Yield.name();
+
+/// The typed view of `op`, an `array` op of the module being run.
+fn decode<'c, 'a>(op: Op) -> R<ArrayOp<'c, 'a>> {
+    // SAFETY: the interpreter only reads the module, which outlives the run; the view is
+    // dropped before the op's execution ends.
+    match ArrayOp::decode(unsafe { OperationRef::from_raw(op) }) {
+        Some(Ok(decoded)) => Ok(decoded),
+        Some(Err(e)) => Err(fail::invalid(op, e.message)),
+        None => Err(fail::unsupported(op)),
+    }
+}
 
 /// Row-major multi-index of position `k` in `shape`.
 fn unravel(mut k: usize, shape: &[usize]) -> Vec<usize> {
@@ -69,70 +88,111 @@ fn size_of(op: Op, v: &Value) -> R<usize> {
     usize::try_from(s).map_err(|_| fail::undefined(op, format!("negative size {s}")))
 }
 
-/// Splits the operands of `fold`/`scan` into inputs and initial values.
-fn inputs_and_inits(op: Op, operands: Vec<Value>) -> R<(Vec<Value>, Vec<Value>)> {
-    let n_inits = match ir::i32_array_attribute(op, "operandSegmentSizes") {
-        Some(s) if s.len() == 2 => s[1] as usize,
-        _ => ir::result_count(op),
-    };
-    if n_inits > operands.len() {
-        return Err(fail::invalid(op, "operand segments do not add up"));
-    }
-    let mut inputs = operands;
-    let inits = inputs.split_off(inputs.len() - n_inits);
-    Ok((inputs, inits))
-}
-
 fn indices_of(op: Op, values: &[Value]) -> R<Vec<i64>> {
     values.iter().map(|v| int_of(op, v)).collect()
 }
 
 impl Machine<'_, '_> {
-    pub fn exec_array(&self, frame: &mut Frame, op: Op, name: &str) -> R<Vec<Value>> {
-        let operands = self.operand_values(frame, op)?;
-        match name {
-            "array.map" => self.map(frame, op, operands),
-            "array.generate" => self.generate(frame, op, operands),
-            "array.gather" => self.gather(op, operands),
-            "array.scatter" => self.scatter(frame, op, operands),
-            "array.fold" => self.fold(frame, op, operands),
-            "array.scan" => self.scan(frame, op, operands),
-            "array.filter" => self.filter(frame, op, operands),
-            "array.expand" => self.expand(frame, op, operands),
-            "array.force" => Ok(operands),
-            "array.size" => {
-                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
+    pub fn exec_array(&self, frame: &mut Frame, op: Op, kind: OpKind) -> R<Vec<Value>> {
+        if kind.is_fusion_tree() {
+            return self.fusion_tree(frame, op, kind);
+        }
+        match decode(op)? {
+            ArrayOp::Map { inputs, .. } => {
+                let inputs = self.values(frame, op, &inputs)?;
+                self.map(frame, op, inputs)
+            }
+            ArrayOp::Generate { shape, .. } => {
+                let shape = self.values(frame, op, &shape)?;
+                self.generate(frame, op, shape)
+            }
+            ArrayOp::Gather { source, indices } => {
+                self.gather(op, self.value(frame, op, source)?, self.values(frame, op, &indices)?)
+            }
+            ArrayOp::Scatter { dest, indices, values, .. } => {
+                let dest = self.value(frame, op, dest)?;
+                let mut indices = self.values(frame, op, &indices)?;
+                indices.push(self.value(frame, op, values)?);
+                self.scatter(frame, op, dest, indices)
+            }
+            ArrayOp::Fold { inputs, inits, .. } => {
+                let (inputs, inits) = (self.values(frame, op, &inputs)?, self.values(frame, op, &inits)?);
+                self.fold(frame, op, inputs, inits)
+            }
+            ArrayOp::Scan { direction, kind, inputs, inits, .. } => {
+                let (inputs, inits) = (self.values(frame, op, &inputs)?, self.values(frame, op, &inits)?);
+                self.scan(frame, op, (direction, kind), inputs, inits)
+            }
+            ArrayOp::Filter { inputs, .. } => {
+                let inputs = self.values(frame, op, &inputs)?;
+                self.filter(frame, op, inputs)
+            }
+            ArrayOp::Expand { inputs, .. } => {
+                let inputs = self.values(frame, op, &inputs)?;
+                self.expand(frame, op, inputs)
+            }
+            ArrayOp::Force { input } => Ok(vec![self.value(frame, op, input)?]),
+            ArrayOp::Size { input } => {
+                let t = tensor_of(op, &self.value(frame, op, input)?)?;
                 Ok(t.shape.iter().map(|&d| Value::Index(d as i64)).collect())
             }
-            "array.dim" => {
-                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
-                let d = ir::int_attribute(op, "dimension").ok_or_else(|| fail::invalid(op, "no dimension"))?;
-                let d = in_bounds(op, &[d], &[t.rank()], "the dimensions")?[0];
+            ArrayOp::Dim { input, dimension } => {
+                let t = tensor_of(op, &self.value(frame, op, input)?)?;
+                let d = in_bounds(op, &[dimension], &[t.rank()], "the dimensions")?[0];
                 Ok(vec![Value::Index(t.shape[d] as i64)])
             }
-            "array.index" => {
-                let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
-                let index = in_bounds(op, &indices_of(op, &operands[1..])?, &t.shape, "the array")?;
+            ArrayOp::Index { array, indices } => {
+                let t = tensor_of(op, &self.value(frame, op, array)?)?;
+                let indices = self.values(frame, op, &indices)?;
+                let index = in_bounds(op, &indices_of(op, &indices)?, &t.shape, "the array")?;
                 Ok(vec![t.elements[t.offset(&index)].clone()])
             }
-            "array.backpermute" => self.backpermute(frame, op, operands),
-            "array.permute" => self.permute(frame, op, operands),
-            "array.reverse" => reverse(op, operands),
-            "array.replicate" => self.replicate(op, operands),
-            "array.cluster" => {
-                let n = ir::result_count(op);
-                self.yield_region(frame, op, 0, vec![], "array.yield", Some(n))
+            ArrayOp::Backpermute { source, shape, .. } => {
+                let (source, shape) = (self.value(frame, op, source)?, self.values(frame, op, &shape)?);
+                self.backpermute(frame, op, source, shape)
             }
-            "array.vertical" | "array.diagonal" => {
-                let produced = self.yield_region(frame, op, 0, vec![], "array.yield", None)?;
-                let consumed = self.yield_region(frame, op, 1, produced.clone(), "array.yield", None)?;
-                let mut results = if name == "array.diagonal" { produced } else { vec![] };
+            ArrayOp::Permute { source, dest, .. } => {
+                let (source, dest) = (self.value(frame, op, source)?, self.value(frame, op, dest)?);
+                self.permute(frame, op, source, dest)
+            }
+            ArrayOp::Reverse { input } => reverse(op, self.value(frame, op, input)?),
+            ArrayOp::Replicate { input, count } => {
+                self.replicate(op, self.value(frame, op, input)?, self.value(frame, op, count)?)
+            }
+            ArrayOp::Yield { .. }
+            | ArrayOp::Cluster { .. }
+            | ArrayOp::Vertical { .. }
+            | ArrayOp::Horizontal { .. }
+            | ArrayOp::Diagonal { .. } => Err(fail::unsupported(op)),
+        }
+    }
+
+    /// The value operand `v` of `op` has in `frame`.
+    fn value(&self, frame: &Frame, op: Op, v: OperandValue) -> R<Value> {
+        self.get(frame, v.to_raw(), op)
+    }
+
+    fn values(&self, frame: &Frame, op: Op, vs: &[OperandValue]) -> R<Vec<Value>> {
+        vs.iter().map(|v| self.value(frame, op, *v)).collect()
+    }
+
+    /// `cluster`, `vertical`, `horizontal`, `diagonal`: run their regions in order.
+    fn fusion_tree(&self, frame: &mut Frame, op: Op, kind: OpKind) -> R<Vec<Value>> {
+        match kind {
+            OpKind::Cluster => {
+                let n = ir::result_count(op);
+                self.yield_region(frame, op, 0, vec![], YIELD, Some(n))
+            }
+            OpKind::Vertical | OpKind::Diagonal => {
+                let produced = self.yield_region(frame, op, 0, vec![], YIELD, None)?;
+                let consumed = self.yield_region(frame, op, 1, produced.clone(), YIELD, None)?;
+                let mut results = if kind == OpKind::Diagonal { produced } else { vec![] };
                 results.extend(consumed);
                 self.check_count(op, results)
             }
-            "array.horizontal" => {
-                let mut results = self.yield_region(frame, op, 0, vec![], "array.yield", None)?;
-                results.extend(self.yield_region(frame, op, 1, vec![], "array.yield", None)?);
+            OpKind::Horizontal => {
+                let mut results = self.yield_region(frame, op, 0, vec![], YIELD, None)?;
+                results.extend(self.yield_region(frame, op, 1, vec![], YIELD, None)?);
                 self.check_count(op, results)
             }
             _ => Err(fail::unsupported(op)),
@@ -158,7 +218,7 @@ impl Machine<'_, '_> {
         let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::with_capacity(n)).collect();
         for k in 0..n {
             let args = inputs.iter().map(|t| t.elements[k].clone()).collect();
-            let ys = self.yield_region(frame, op, 0, args, "array.yield", Some(elems.len()))?;
+            let ys = self.yield_region(frame, op, 0, args, YIELD, Some(elems.len()))?;
             for (out, y) in outs.iter_mut().zip(ys) {
                 out.push(y);
             }
@@ -173,7 +233,7 @@ impl Machine<'_, '_> {
         let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::with_capacity(n)).collect();
         for k in 0..n {
             let args = index_values(&unravel(k, &shape));
-            let ys = self.yield_region(frame, op, 0, args, "array.yield", Some(elems.len()))?;
+            let ys = self.yield_region(frame, op, 0, args, YIELD, Some(elems.len()))?;
             for (out, y) in outs.iter_mut().zip(ys) {
                 out.push(y);
             }
@@ -181,21 +241,20 @@ impl Machine<'_, '_> {
         elems.into_iter().zip(outs).map(|(e, out)| make_tensor(op, e, shape.clone(), out)).collect()
     }
 
-    fn scatter(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        if operands.len() < 2 {
+    /// `indices_and_values`: the index arrays, then the value array.
+    fn scatter(&self, frame: &mut Frame, op: Op, dest: Value, indices_and_values: Vec<Value>) -> R<Vec<Value>> {
+        let dest = &tensor_of(op, &dest)?;
+        let all = tensors(op, &indices_and_values)?;
+        let Some((values, indices)) = all.split_last() else {
             return Err(fail::invalid(op, "scatter needs a destination and values"));
-        }
-        let all = tensors(op, &operands)?;
-        let dest = &all[0];
-        let values = &all[all.len() - 1];
-        let indices = &all[1..all.len() - 1];
+        };
         if indices.len() != dest.rank() {
             return Err(fail::invalid(
                 op,
                 format!("{} index arrays for a rank-{} destination", indices.len(), dest.rank()),
             ));
         }
-        common_shape(op, &all[1..], "index and value arrays")?;
+        common_shape(op, &all, "index and value arrays")?;
         let mut result = (**dest).clone();
         for s in 0..values.len() {
             let target: Vec<i64> = indices.iter().map(|t| int_of(op, &t.elements[s])).collect::<R<_>>()?;
@@ -203,16 +262,14 @@ impl Machine<'_, '_> {
                 .map_err(|e| with_position(e, "source position", &unravel(s, &values.shape)))?;
             let at = result.offset(&target);
             let old = result.elements[at].clone();
-            let combined =
-                self.yield_region(frame, op, 0, vec![old, values.elements[s].clone()], "array.yield", Some(1))?;
+            let combined = self.yield_region(frame, op, 0, vec![old, values.elements[s].clone()], YIELD, Some(1))?;
             result.elements[at] = combined.into_iter().next().expect("one value");
         }
         let elem = result.elem;
         Ok(vec![make_tensor(op, elem, result.shape, result.elements)?])
     }
 
-    fn fold(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let (inputs, inits) = inputs_and_inits(op, operands)?;
+    fn fold(&self, frame: &mut Frame, op: Op, inputs: Vec<Value>, inits: Vec<Value>) -> R<Vec<Value>> {
         let inputs = tensors(op, &inputs)?;
         let elems = result_elems(op)?;
         if elems.len() != inits.len() {
@@ -229,7 +286,7 @@ impl Machine<'_, '_> {
             for j in 0..n {
                 let mut args = acc;
                 args.extend(inputs.iter().map(|t| t.elements[row * n + j].clone()));
-                acc = self.yield_region(frame, op, 0, args, "array.yield", Some(inits.len()))?;
+                acc = self.yield_region(frame, op, 0, args, YIELD, Some(inits.len()))?;
             }
             for (out, a) in outs.iter_mut().zip(acc) {
                 out.push(a);
@@ -238,18 +295,16 @@ impl Machine<'_, '_> {
         elems.into_iter().zip(outs).map(|(e, out)| make_tensor(op, e, outer.to_vec(), out)).collect()
     }
 
-    fn scan(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let right = match ir::int_attribute(op, "direction") {
-            Some(0) => false,
-            Some(1) => true,
-            other => return Err(fail::invalid(op, format!("scan direction {other:?}"))),
-        };
-        let exclusive = match ir::int_attribute(op, "kind") {
-            Some(0) => false,
-            Some(1) => true,
-            other => return Err(fail::invalid(op, format!("scan kind {other:?}"))),
-        };
-        let (inputs, inits) = inputs_and_inits(op, operands)?;
+    fn scan(
+        &self,
+        frame: &mut Frame,
+        op: Op,
+        (direction, kind): (ScanDirection, ScanKind),
+        inputs: Vec<Value>,
+        inits: Vec<Value>,
+    ) -> R<Vec<Value>> {
+        let right = direction == ScanDirection::Right;
+        let exclusive = kind == ScanKind::Exclusive;
         let inputs = tensors(op, &inputs)?;
         let elems = result_elems(op)?;
         if elems.len() != inits.len() {
@@ -274,7 +329,7 @@ impl Machine<'_, '_> {
                 }
                 let mut args = acc;
                 args.extend(inputs.iter().map(|t| t.elements[at].clone()));
-                acc = self.yield_region(frame, op, 0, args, "array.yield", Some(inits.len()))?;
+                acc = self.yield_region(frame, op, 0, args, YIELD, Some(inits.len()))?;
                 if !exclusive {
                     for (out, a) in outs.iter_mut().zip(&acc) {
                         out[at] = Some(a.clone());
@@ -302,7 +357,7 @@ impl Machine<'_, '_> {
         let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::new()).collect();
         for k in 0..shape[0] {
             let args: Vec<Value> = inputs.iter().map(|t| t.elements[k].clone()).collect();
-            let keep = self.yield_region(frame, op, 0, args.clone(), "array.yield", Some(1))?;
+            let keep = self.yield_region(frame, op, 0, args.clone(), YIELD, Some(1))?;
             if bool_of(op, &keep[0])? {
                 for (out, a) in outs.iter_mut().zip(args) {
                     out.push(a);
@@ -329,7 +384,7 @@ impl Machine<'_, '_> {
         let mut outs: Vec<Vec<Value>> = elems.iter().map(|_| Vec::new()).collect();
         for k in 0..n {
             let args: Vec<Value> = inputs.iter().map(|t| t.elements[k].clone()).collect();
-            let count = self.yield_region(frame, op, 0, args.clone(), "array.yield", Some(1))?;
+            let count = self.yield_region(frame, op, 0, args.clone(), YIELD, Some(1))?;
             let count = int_of(op, &count[0])?;
             if count < 0 {
                 return Err(fail::undefined(op, format!("negative count {count} for element {k}")));
@@ -339,7 +394,7 @@ impl Machine<'_, '_> {
             for j in 0..count {
                 let mut get_args = args.clone();
                 get_args.push(Value::Index(j));
-                let ys = self.yield_region(frame, op, 1, get_args, "array.yield", Some(elems.len()))?;
+                let ys = self.yield_region(frame, op, 1, get_args, YIELD, Some(elems.len()))?;
                 for (out, y) in outs.iter_mut().zip(ys) {
                     out.push(y);
                 }
@@ -355,15 +410,15 @@ impl Machine<'_, '_> {
             .collect()
     }
 
-    fn backpermute(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let source = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no source"))?)?;
-        let shape: Vec<usize> = operands[1..].iter().map(|v| size_of(op, v)).collect::<R<_>>()?;
+    fn backpermute(&self, frame: &mut Frame, op: Op, source: Value, shape: Vec<Value>) -> R<Vec<Value>> {
+        let source = tensor_of(op, &source)?;
+        let shape: Vec<usize> = shape.iter().map(|v| size_of(op, v)).collect::<R<_>>()?;
         let elem = *result_elems(op)?.first().ok_or_else(|| fail::invalid(op, "no result"))?;
         let n = self.count(op, &shape)?;
         let mut out = Vec::with_capacity(n);
         for k in 0..n {
             let here = unravel(k, &shape);
-            let from = self.yield_region(frame, op, 0, index_values(&here), "array.yield", Some(source.rank()))?;
+            let from = self.yield_region(frame, op, 0, index_values(&here), YIELD, Some(source.rank()))?;
             let from = in_bounds(op, &indices_of(op, &from)?, &source.shape, "the source")
                 .map_err(|e| with_position(e, "output position", &here))?;
             out.push(source.elements[source.offset(&from)].clone());
@@ -371,15 +426,12 @@ impl Machine<'_, '_> {
         Ok(vec![make_tensor(op, elem, shape, out)?])
     }
 
-    fn permute(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let [source, dest] = &operands[..] else {
-            return Err(fail::invalid(op, "permute takes a source and a destination"));
-        };
-        let (source, dest) = (tensor_of(op, source)?, tensor_of(op, dest)?);
+    fn permute(&self, frame: &mut Frame, op: Op, source: Value, dest: Value) -> R<Vec<Value>> {
+        let (source, dest) = (tensor_of(op, &source)?, tensor_of(op, &dest)?);
         let mut result = (*dest).clone();
         for s in 0..source.len() {
             let here = unravel(s, &source.shape);
-            let mut target = self.yield_region(frame, op, 0, index_values(&here), "array.yield", None)?;
+            let mut target = self.yield_region(frame, op, 0, index_values(&here), YIELD, None)?;
             if target.len() == dest.rank() + 1 {
                 let keep = target.pop().expect("the flag");
                 if !bool_of(op, &keep)? {
@@ -395,8 +447,7 @@ impl Machine<'_, '_> {
                 .map_err(|e| with_position(e, "source position", &here))?;
             let at = result.offset(&target);
             let old = result.elements[at].clone();
-            let combined =
-                self.yield_region(frame, op, 1, vec![old, source.elements[s].clone()], "array.yield", Some(1))?;
+            let combined = self.yield_region(frame, op, 1, vec![old, source.elements[s].clone()], YIELD, Some(1))?;
             result.elements[at] = combined.into_iter().next().expect("one value");
         }
         let elem = result.elem;
@@ -415,9 +466,9 @@ fn with_position(e: InterpError, what: &str, position: &[usize]) -> InterpError 
 }
 
 impl Machine<'_, '_> {
-    fn gather(&self, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let all = tensors(op, &operands)?;
-        let Some((source, indices)) = all.split_first() else { return Err(fail::invalid(op, "no source")) };
+    fn gather(&self, op: Op, source: Value, indices: Vec<Value>) -> R<Vec<Value>> {
+        let source = &tensor_of(op, &source)?;
+        let indices = &tensors(op, &indices)?[..];
         if indices.len() != source.rank() {
             return Err(fail::invalid(
                 op,
@@ -440,12 +491,9 @@ impl Machine<'_, '_> {
         Ok(vec![make_tensor(op, elem, shape, out)?])
     }
 
-    fn replicate(&self, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-        let [input, count] = &operands[..] else {
-            return Err(fail::invalid(op, "replicate takes an array and a count"));
-        };
-        let t = tensor_of(op, input)?;
-        let count = size_of(op, count)?;
+    fn replicate(&self, op: Op, input: Value, count: Value) -> R<Vec<Value>> {
+        let t = tensor_of(op, &input)?;
+        let count = size_of(op, &count)?;
         let mut shape = t.shape.clone();
         shape.push(count);
         let mut elements = Vec::with_capacity(self.count(op, &shape)?);
@@ -456,8 +504,8 @@ impl Machine<'_, '_> {
     }
 }
 
-fn reverse(op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
-    let t = tensor_of(op, operands.first().ok_or_else(|| fail::invalid(op, "no operand"))?)?;
+fn reverse(op: Op, input: Value) -> R<Vec<Value>> {
+    let t = tensor_of(op, &input)?;
     let Some(&n) = t.shape.last() else { return Ok(vec![Value::Tensor(t)]) };
     let mut elements = Vec::with_capacity(t.len());
     for row in t.elements.chunks(n.max(1)) {

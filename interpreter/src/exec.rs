@@ -7,6 +7,7 @@ use crate::{
     scalar,
     value::{ElemType, Tensor, Value},
 };
+use array_dialect::view::OpKind;
 use mlir_sys::{MlirBlock, MlirRegion};
 use std::{
     cell::RefCell,
@@ -50,6 +51,8 @@ pub struct Frame {
 /// What the interpreter reads of an op each time it runs it, read from the IR once.
 pub struct OpMeta {
     pub name: String,
+    /// Which `array` op it is, if it is one.
+    pub kind: Option<OpKind>,
     pub operands: Vec<ir::Val>,
     pub results: Vec<ir::Val>,
     pub result_types: Vec<Ty>,
@@ -158,6 +161,7 @@ impl<'i, 'm> Machine<'i, 'm> {
         let results = ir::results(op);
         let meta = Rc::new(OpMeta {
             name: ir::op_name(op).to_owned(),
+            kind: OpKind::from_name(ir::op_name(op)),
             operands: ir::operands(op),
             result_types: results.iter().map(|&r| ir::ty(ir::value_type(r))).collect(),
             results,
@@ -304,7 +308,9 @@ impl<'i, 'm> Machine<'i, 'm> {
                     args = values[range].to_vec();
                     block = ir::successor(term, which).ok_or_else(|| fail::invalid(term, "no successor"))?;
                 }
-                "array.yield" | "scf.yield" | "scf.condition" | "func.return" => {
+                name if name == OpKind::Yield.name()
+                    || matches!(name, "scf.yield" | "scf.condition" | "func.return") =>
+                {
                     return Ok((term, self.operand_values(frame, term)?));
                 }
                 _ => return Err(fail::unsupported(term)),
@@ -347,21 +353,24 @@ impl<'i, 'm> Machine<'i, 'm> {
         let meta = self.meta(op);
         let name = meta.name.as_str();
         let dialect = name.split_once('.').map_or("", |(d, _)| d);
-        let results = match dialect {
-            "arith" | "math" | "complex" => {
-                let args = self.operand_values(frame, op)?;
-                scalar::exec(op, name, &args, &meta.result_types)?
+        let results = if let Some(kind) = meta.kind {
+            self.exec_array(frame, op, kind)?
+        } else {
+            match dialect {
+                "arith" | "math" | "complex" => {
+                    let args = self.operand_values(frame, op)?;
+                    scalar::exec(op, name, &args, &meta.result_types)?
+                }
+                "scf" => self.exec_scf(frame, op, name)?,
+                "tensor" => self.exec_tensor(frame, op, name)?,
+                "func" if name == "func.call" => {
+                    let callee =
+                        ir::string_attribute(op, "callee").ok_or_else(|| fail::invalid(op, "a call without callee"))?;
+                    let args = self.operand_values(frame, op)?;
+                    self.call(&callee, args, frame.depth + 1, Some(op))?
+                }
+                _ => return Err(fail::unsupported(op)),
             }
-            "array" => self.exec_array(frame, op, name)?,
-            "scf" => self.exec_scf(frame, op, name)?,
-            "tensor" => self.exec_tensor(frame, op, name)?,
-            "func" if name == "func.call" => {
-                let callee =
-                    ir::string_attribute(op, "callee").ok_or_else(|| fail::invalid(op, "a call without callee"))?;
-                let args = self.operand_values(frame, op)?;
-                self.call(&callee, args, frame.depth + 1, Some(op))?
-            }
-            _ => return Err(fail::unsupported(op)),
         };
         if meta.results.len() != results.len() {
             return Err(fail::invalid(

@@ -14,11 +14,12 @@
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_remark};
 use crate::ir::{self, Op};
+use array_dialect::view::{ArrayOp, OpKind, attribute};
 use melior::{
     Context,
     dialect::arith,
     ir::{
-        Block, BlockLike, Location, OperationRef, Region, RegionLike, Type, Value, ValueLike,
+        Block, BlockLike, Location, OperationRef, Region, RegionLike, RegionRef, Type, Value, ValueLike,
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
         r#type::{RankedTensorType, ShapedTypeLike},
@@ -38,10 +39,8 @@ pub static DEFINITION: PassDefinition = PassDefinition {
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut sugar = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
-        if matches!(
-            op.name().as_string_ref().as_str(),
-            Ok("array.reverse" | "array.backpermute" | "array.replicate" | "array.permute")
-        ) {
+        if matches!(OpKind::of(&op), Some(OpKind::Reverse | OpKind::Backpermute | OpKind::Replicate | OpKind::Permute))
+        {
             sugar.push(op.to_raw());
         }
         melior::ir::operation::WalkResult::Advance
@@ -75,139 +74,13 @@ fn shape_of(t: Type) -> Vec<u64> {
 }
 
 fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
-    let location = op.location();
-    let name = op.name().as_string_ref().as_str().unwrap_or_default().to_owned();
-    let block = op.block().expect("ops of a function are in blocks");
-    let insert = |new: melior::ir::Operation<'c>| -> OperationRef<'c, '_> { block.insert_operation_before(op, new) };
-    let dims = |array: Value<'c, '_>| -> Vec<Value<'c, '_>> {
-        let rank = shape_of(array.r#type()).len();
-        (0..rank)
-            .map(|d| {
-                let dim = OperationBuilder::new("array.dim", location)
-                    .add_operands(&[array])
-                    .add_attributes(&[(
-                        melior::ir::Identifier::new(context, "dimension"),
-                        IntegerAttribute::new(Type::parse(context, "i64").unwrap(), d as i64).into(),
-                    )])
-                    .add_results(&[index(context)])
-                    .build()
-                    .expect("valid array.dim");
-                insert(dim).result(0).unwrap().into()
-            })
-            .collect()
-    };
-    let replacement: Option<Value> = match name.as_str() {
-        "array.reverse" => {
-            let source = op.operand(0).unwrap();
-            let shape = shape_of(source.r#type());
-            let extents = dims(source);
-            let rank = shape.len();
-            // Body: (i_0, ..., i_{r-1}) -> (i_0, ..., n-1-i_{r-1}).
-            let body = Block::new(&vec![(index(context), location); rank]);
-            let one = body.append_operation(arith::constant(
-                context,
-                IntegerAttribute::new(index(context), 1).into(),
-                location,
-            ));
-            let last = body.argument(rank - 1).unwrap().into();
-            let m = body.append_operation(arith::subi(extents[rank - 1], last, location));
-            let k = body.append_operation(arith::subi(
-                m.result(0).unwrap().into(),
-                one.result(0).unwrap().into(),
-                location,
-            ));
-            let mut yielded: Vec<Value> = (0..rank - 1).map(|i| body.argument(i).unwrap().into()).collect();
-            yielded.push(k.result(0).unwrap().into());
-            body.append_operation(crate::ops_yield(context, &yielded, location));
-            let region = Region::new();
-            region.append_block(body);
-            let generate =
-                insert(generate_op(context, location, &extents, &vec![index_array(context, &shape); rank], region));
-            let indices: Vec<Value> = (0..rank).map(|i| generate.result(i).unwrap().into()).collect();
-            Some(
-                insert(gather_op(location, source, &indices, op.result(0).unwrap().r#type())).result(0).unwrap().into(),
-            )
-        }
-        "array.backpermute" => {
-            let source = op.operand(0).unwrap();
-            let extents: Vec<Value> = (1..op.operand_count()).map(|i| op.operand(i).unwrap()).collect();
-            let result_type = op.result(0).unwrap().r#type();
-            let source_rank = shape_of(source.r#type()).len();
-            let region = take_region(op, 0);
-            let generate = insert(generate_op(
-                context,
-                location,
-                &extents,
-                &vec![index_array(context, &shape_of(result_type)); source_rank],
-                region,
-            ));
-            let indices: Vec<Value> = (0..source_rank).map(|i| generate.result(i).unwrap().into()).collect();
-            Some(insert(gather_op(location, source, &indices, result_type)).result(0).unwrap().into())
-        }
-        "array.replicate" => {
-            let source = op.operand(0).unwrap();
-            let count: Value = op.operand(1).unwrap();
-            let source_rank = shape_of(source.r#type()).len();
-            if source_rank == 0 {
-                emit_remark(
-                    location,
-                    "array-desugar: a replicated rank-0 array is kept as it is (gather needs a source of rank 1 or more)",
-                );
-                None
-            } else {
-                let result_type = op.result(0).unwrap().r#type();
-                let mut extents = dims(source);
-                extents.push(count);
-                let body = Block::new(&vec![(index(context), location); source_rank + 1]);
-                let yielded: Vec<Value> = (0..source_rank).map(|i| body.argument(i).unwrap().into()).collect();
-                body.append_operation(crate::ops_yield(context, &yielded, location));
-                let region = Region::new();
-                region.append_block(body);
-                let generate = insert(generate_op(
-                    context,
-                    location,
-                    &extents,
-                    &vec![index_array(context, &shape_of(result_type)); source_rank],
-                    region,
-                ));
-                let indices: Vec<Value> = (0..source_rank).map(|i| generate.result(i).unwrap().into()).collect();
-                Some(insert(gather_op(location, source, &indices, result_type)).result(0).unwrap().into())
-            }
-        }
-        "array.permute" => {
-            let source: Value = op.operand(0).unwrap();
-            let dest: Value = op.operand(1).unwrap();
-            let dest_rank = shape_of(dest.r#type()).len();
-            let yields = yield_count(op, 0);
-            if yields != dest_rank {
-                emit_remark(
-                    location,
-                    "array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)",
-                );
-                None
-            } else {
-                let extents = dims(source);
-                let index_region = take_region(op, 0);
-                let combine = take_region(op, 1);
-                let generate = insert(generate_op(
-                    context,
-                    location,
-                    &extents,
-                    &vec![index_array(context, &shape_of(source.r#type())); dest_rank],
-                    index_region,
-                ));
-                let mut operands = vec![dest];
-                operands.extend((0..dest_rank).map(|i| -> Value { generate.result(i).unwrap().into() }));
-                operands.push(source);
-                let scatter = OperationBuilder::new("array.scatter", location)
-                    .add_operands(&operands)
-                    .add_results(&[dest.r#type()])
-                    .add_regions([combine])
-                    .build()
-                    .expect("valid array.scatter");
-                Some(insert(scatter).result(0).unwrap().into())
-            }
-        }
+    let Some(decoded) = ArrayOp::of(op) else { return };
+    let sugar = Sugar { context, location: op.location(), op };
+    let replacement = match decoded {
+        ArrayOp::Reverse { input } => Some(sugar.reverse(input)),
+        ArrayOp::Backpermute { source, shape, index_map } => Some(sugar.backpermute(source, &shape, index_map)),
+        ArrayOp::Replicate { input, count } => sugar.replicate(input, count),
+        ArrayOp::Permute { source, dest, index_map, combine } => sugar.permute(source, dest, index_map, combine),
         _ => None,
     };
     if let Some(new) = replacement {
@@ -216,11 +89,145 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
     }
 }
 
-/// Moves the blocks of region `index` of `op` into a new region.
-fn take_region<'c>(op: OperationRef<'c, '_>, index: usize) -> Region<'c> {
+/// One sugar op being rewritten: new ops go right before it.
+struct Sugar<'c, 'a> {
+    context: &'c Context,
+    location: Location<'c>,
+    op: OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> Sugar<'c, 'a> {
+    fn insert(&self, new: melior::ir::Operation<'c>) -> OperationRef<'c, 'a> {
+        let block = self.op.block().expect("ops of a function are in blocks");
+        block.insert_operation_before(self.op, new)
+    }
+
+    /// `array.dim` of every dimension of `array`.
+    fn dims(&self, array: Value<'c, 'a>) -> Vec<Value<'c, 'a>> {
+        let (context, location) = (self.context, self.location);
+        let rank = shape_of(array.r#type()).len();
+        (0..rank)
+            .map(|d| {
+                let dim = OperationBuilder::new(OpKind::Dim.name(), location)
+                    .add_operands(&[array])
+                    .add_attributes(&[(
+                        melior::ir::Identifier::new(context, attribute::DIMENSION),
+                        IntegerAttribute::new(Type::parse(context, "i64").unwrap(), d as i64).into(),
+                    )])
+                    .add_results(&[index(context)])
+                    .build()
+                    .expect("a dim of an array operand is valid");
+                self.insert(dim).result(0).unwrap().into()
+            })
+            .collect()
+    }
+
+    /// A `generate` of index arrays of `result`'s shape, then the `gather` of `source` at them.
+    fn generate_and_gather(
+        &self,
+        source: Value<'c, 'a>,
+        extents: &[Value<'c, 'a>],
+        index_shape: &[u64],
+        body: Region<'c>,
+        result: Type<'c>,
+    ) -> Value<'c, 'a> {
+        let source_rank = shape_of(source.r#type()).len();
+        let index_types = vec![index_array(self.context, index_shape); source_rank];
+        let generate = self.insert(generate_op(self.location, extents, &index_types, body));
+        let indices: Vec<Value> = (0..source_rank).map(|i| generate.result(i).unwrap().into()).collect();
+        self.insert(gather_op(self.location, source, &indices, result)).result(0).unwrap().into()
+    }
+
+    fn reverse(&self, source: Value<'c, 'a>) -> Value<'c, 'a> {
+        let (context, location) = (self.context, self.location);
+        let shape = shape_of(source.r#type());
+        let extents = self.dims(source);
+        let rank = shape.len();
+        // Body: (i_0, ..., i_{r-1}) -> (i_0, ..., n-1-i_{r-1}).
+        let body = Block::new(&vec![(index(context), location); rank]);
+        let one =
+            body.append_operation(arith::constant(context, IntegerAttribute::new(index(context), 1).into(), location));
+        let last = body.argument(rank - 1).unwrap().into();
+        let m = body.append_operation(arith::subi(extents[rank - 1], last, location));
+        let k =
+            body.append_operation(arith::subi(m.result(0).unwrap().into(), one.result(0).unwrap().into(), location));
+        let mut yielded: Vec<Value> = (0..rank - 1).map(|i| body.argument(i).unwrap().into()).collect();
+        yielded.push(k.result(0).unwrap().into());
+        body.append_operation(crate::ops_yield(context, &yielded, location));
+        let region = Region::new();
+        region.append_block(body);
+        self.generate_and_gather(source, &extents, &shape, region, self.op.result(0).unwrap().r#type())
+    }
+
+    fn backpermute(
+        &self,
+        source: Value<'c, 'a>,
+        extents: &[Value<'c, 'a>],
+        index_map: RegionRef<'c, '_>,
+    ) -> Value<'c, 'a> {
+        let result_type = self.op.result(0).unwrap().r#type();
+        let region = take_region(index_map);
+        self.generate_and_gather(source, extents, &shape_of(result_type), region, result_type)
+    }
+
+    fn replicate(&self, source: Value<'c, 'a>, count: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
+        let (context, location) = (self.context, self.location);
+        let source_rank = shape_of(source.r#type()).len();
+        if source_rank == 0 {
+            emit_remark(
+                location,
+                "array-desugar: a replicated rank-0 array is kept as it is (gather needs a source of rank 1 or more)",
+            );
+            return None;
+        }
+        let result_type = self.op.result(0).unwrap().r#type();
+        let mut extents = self.dims(source);
+        extents.push(count);
+        let body = Block::new(&vec![(index(context), location); source_rank + 1]);
+        let yielded: Vec<Value> = (0..source_rank).map(|i| body.argument(i).unwrap().into()).collect();
+        body.append_operation(crate::ops_yield(context, &yielded, location));
+        let region = Region::new();
+        region.append_block(body);
+        Some(self.generate_and_gather(source, &extents, &shape_of(result_type), region, result_type))
+    }
+
+    fn permute(
+        &self,
+        source: Value<'c, 'a>,
+        dest: Value<'c, 'a>,
+        index_map: RegionRef<'c, '_>,
+        combine: RegionRef<'c, '_>,
+    ) -> Option<Value<'c, 'a>> {
+        let location = self.location;
+        let dest_rank = shape_of(dest.r#type()).len();
+        if yield_count(self.op, 0) != dest_rank {
+            emit_remark(
+                location,
+                "array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)",
+            );
+            return None;
+        }
+        let extents = self.dims(source);
+        let index_types = vec![index_array(self.context, &shape_of(source.r#type())); dest_rank];
+        let generate = self.insert(generate_op(location, &extents, &index_types, take_region(index_map)));
+        let mut operands = vec![dest];
+        operands.extend((0..dest_rank).map(|i| -> Value { generate.result(i).unwrap().into() }));
+        operands.push(source);
+        let scatter = OperationBuilder::new(OpKind::Scatter.name(), location)
+            .add_operands(&operands)
+            .add_results(&[dest.r#type()])
+            .add_regions([take_region(combine)])
+            .build()
+            .expect("a scatter of a permute's operands is valid");
+        Some(self.insert(scatter).result(0).unwrap().into())
+    }
+}
+
+/// Moves the blocks of `from`, a region of the op being rewritten, into a new region.
+fn take_region<'c>(from: RegionRef<'c, '_>) -> Region<'c> {
     let region = Region::new();
     // SAFETY: both regions are live; the op's region is left empty and the op is erased.
-    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), op.region(index).unwrap().to_raw()) };
+    unsafe { mlir_sys::mlirRegionTakeBody(region.to_raw(), from.to_raw()) };
     region
 }
 
@@ -233,18 +240,17 @@ fn yield_count(op: OperationRef, index: usize) -> usize {
 }
 
 fn generate_op<'c>(
-    _context: &'c Context,
     location: Location<'c>,
     extents: &[Value<'c, '_>],
     results: &[Type<'c>],
     body: Region<'c>,
 ) -> melior::ir::Operation<'c> {
-    OperationBuilder::new("array.generate", location)
+    OperationBuilder::new(OpKind::Generate.name(), location)
         .add_operands(extents)
         .add_results(results)
         .add_regions([body])
         .build()
-        .expect("valid array.generate")
+        .expect("a generate of index extents is valid")
 }
 
 fn gather_op<'c>(
@@ -255,9 +261,9 @@ fn gather_op<'c>(
 ) -> melior::ir::Operation<'c> {
     let mut operands = vec![source];
     operands.extend_from_slice(indices);
-    OperationBuilder::new("array.gather", location)
+    OperationBuilder::new(OpKind::Gather.name(), location)
         .add_operands(&operands)
         .add_results(&[result])
         .build()
-        .expect("valid array.gather")
+        .expect("a gather of index arrays is valid")
 }

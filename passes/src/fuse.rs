@@ -15,7 +15,8 @@
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_error};
 use crate::ir::{self, Op, Val};
-use melior::ir::{OperationRef, operation::OperationLike};
+use array_dialect::view::{ArrayOp, OpKind, attribute};
+use melior::ir::{OperationRef, ValueLike, operation::OperationLike};
 use mlir_sys::MlirBlock;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -110,7 +111,7 @@ fn key(op: Op) -> usize {
 }
 
 fn fuse_block(block: MlirBlock) -> Result<(), String> {
-    if !ir::block_ops(block).iter().any(|op| ir::int_attribute(*op, "array.cluster").is_some()) {
+    if !ir::block_ops(block).iter().any(|op| ir::int_attribute(*op, attribute::CLUSTER).is_some()) {
         return Ok(());
     }
     forward_sizes(block);
@@ -119,7 +120,7 @@ fn fuse_block(block: MlirBlock) -> Result<(), String> {
     let mut clusters: BTreeMap<i64, Vec<Op>> = BTreeMap::new();
     let mut cluster_of: HashMap<usize, i64> = HashMap::new();
     for &op in &ops {
-        if let Some(c) = ir::int_attribute(op, "array.cluster") {
+        if let Some(c) = ir::int_attribute(op, attribute::CLUSTER) {
             clusters.entry(c).or_default().push(op);
             cluster_of.insert(key(op), c);
         }
@@ -183,7 +184,7 @@ fn fuse_block(block: MlirBlock) -> Result<(), String> {
         let root = materialize(&tree, anchor);
         let outputs = used_outside(root);
         let types: Vec<_> = outputs.iter().map(|v| ir::value_type(*v)).collect();
-        let cluster = ir::create_before(anchor, "array.cluster", &[], &types, &[vec![]]);
+        let cluster = ir::create_before(anchor, OpKind::Cluster.name(), &[], &types, &[vec![]]);
         let yield_op = ir::terminator(ir::first_block(ir::region(cluster, 0)));
         ir::move_before(root, yield_op);
         ir::set_operands(yield_op, &outputs);
@@ -275,8 +276,8 @@ fn materialize(tree: &Tree, anchor: Op) -> Op {
             let right = materialize(r, anchor);
             let left_out = used_outside(left);
             let right_out = used_outside(right);
-            let (name, bind, results) = match tree {
-                Tree::Horizontal(..) => ("array.horizontal", false, [left_out.clone(), right_out.clone()].concat()),
+            let (kind, bind, results) = match tree {
+                Tree::Horizontal(..) => (OpKind::Horizontal, false, [left_out.clone(), right_out.clone()].concat()),
                 _ => {
                     // Vertical when the producer's arrays are used only by the consumer
                     // side; diagonal when they are also used after the pair.
@@ -284,16 +285,16 @@ fn materialize(tree: &Tree, anchor: Op) -> Op {
                         ir::uses(*v).iter().any(|(user, _)| !ir::is_within(*user, left) && !ir::is_within(*user, right))
                     });
                     if escapes {
-                        ("array.diagonal", true, [left_out.clone(), right_out.clone()].concat())
+                        (OpKind::Diagonal, true, [left_out.clone(), right_out.clone()].concat())
                     } else {
-                        ("array.vertical", true, right_out.clone())
+                        (OpKind::Vertical, true, right_out.clone())
                     }
                 }
             };
             let types: Vec<_> = results.iter().map(|v| ir::value_type(*v)).collect();
             let argument_types: Vec<_> =
                 if bind { left_out.iter().map(|v| ir::value_type(*v)).collect() } else { vec![] };
-            let node = ir::create_before(anchor, name, &[], &types, &[vec![], argument_types]);
+            let node = ir::create_before(anchor, kind.name(), &[], &types, &[vec![], argument_types]);
             let first = ir::first_block(ir::region(node, 0));
             let second = ir::first_block(ir::region(node, 1));
             let (yield_first, yield_second) = (ir::terminator(first), ir::terminator(second));
@@ -322,24 +323,24 @@ fn materialize(tree: &Tree, anchor: Op) -> Op {
 /// data-dependent and stay as they are (the analysis keeps those apart).
 fn forward_sizes(block: MlirBlock) {
     for op in ir::block_ops(block) {
-        let name = ir::op_name(op);
-        if name != "array.dim" && name != "array.size" {
-            continue;
-        }
+        // SAFETY (both views): live ops of this block, not rewritten while the view is read.
+        let dimension = match unsafe { ir::view(op) } {
+            Some(ArrayOp::Dim { dimension, .. }) => Some(dimension),
+            Some(ArrayOp::Size { .. }) => None,
+            _ => continue,
+        };
         for _ in 0..64 {
             let array = ir::operands(op)[0];
             let Some(producer) = ir::defining_op(array) else { break };
-            let source = match ir::op_name(producer).as_str() {
-                "array.map" | "array.scan" | "array.reverse" | "array.force" => Some(ir::operands(producer)[0]),
-                "array.gather" => ir::operands(producer).get(1).copied(),
-                "array.generate" if name == "array.dim" => {
-                    if let Some(d) = ir::int_attribute_inherent(op, "dimension") {
-                        let shape = ir::operands(producer);
-                        if let Some(extent) = shape.get(d as usize) {
-                            ir::replace_uses_where(ir::results(op)[0], *extent, |_| true);
-                            // Now dead; left in place it would still use the array.
-                            ir::erase(op);
-                        }
+            let source = match unsafe { ir::view(producer) } {
+                Some(ArrayOp::Map { inputs, .. } | ArrayOp::Scan { inputs, .. }) => Some(inputs[0].to_raw()),
+                Some(ArrayOp::Reverse { input } | ArrayOp::Force { input }) => Some(input.to_raw()),
+                Some(ArrayOp::Gather { indices, .. }) => indices.first().map(|v| v.to_raw()),
+                Some(ArrayOp::Generate { shape, .. }) if let Some(d) = dimension => {
+                    if let Some(extent) = shape.get(d as usize) {
+                        ir::replace_uses_where(ir::results(op)[0], extent.to_raw(), |_| true);
+                        // Now dead; left in place it would still use the array.
+                        ir::erase(op);
                     }
                     break;
                 }

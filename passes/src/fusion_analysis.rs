@@ -13,6 +13,7 @@
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
 use crate::extract;
 use array_dialect::source::file_line_col;
+use array_dialect::view::attribute;
 use fusion_analysis::cost::CostFunction;
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
 use fusion_analysis::formulation::Formulation;
@@ -267,17 +268,17 @@ fn analyse<'c>(
                     // SAFETY: the op belongs to the function this pass owns right now.
                     let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(*op) };
                     op.set_discardable_attribute(
-                        "array.cluster",
+                        attribute::CLUSTER,
                         IntegerAttribute::new(i64_type, cluster as i64).into(),
                     );
                     op.set_discardable_attribute(
-                        "array.order",
+                        attribute::ORDER,
                         IntegerAttribute::new(i64_type, outcome.clustering.output_orders[node.0] as i64).into(),
                     );
                     if let fusion_analysis::graph::NodeKind::Gather { label } = graph.node(*node).kind {
                         // The order in which this gather (or gather-like sugar) reads its source.
                         op.set_discardable_attribute(
-                            "array.label",
+                            attribute::LABEL,
                             IntegerAttribute::new(i64_type, label as i64).into(),
                         );
                     }
@@ -309,7 +310,10 @@ fn analyse<'c>(
     }
     if !summaries.is_empty() {
         let mut f = unsafe { melior::ir::operation::OperationRefMut::from_raw(function.to_raw()) };
-        f.set_discardable_attribute("array.fusion", StringAttribute::new(context, &summaries.join("; ")).into());
+        f.set_discardable_attribute(
+            attribute::FUSION_SUMMARY,
+            StringAttribute::new(context, &summaries.join("; ")).into(),
+        );
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! these cover editing it in place. Every function takes raw handles of live IR owned
 //! by the pass that calls it.
 
+use array_dialect::view::{ArrayOp, OpKind};
 use mlir_sys::*;
 
 /// A raw op handle (`MlirOperation`), compared by pointer.
@@ -26,6 +27,21 @@ pub fn op_name(op: Op) -> String {
         let s = mlirIdentifierStr(id);
         String::from_utf8_lossy(std::slice::from_raw_parts(s.data as *const u8, s.length)).into_owned()
     }
+}
+
+/// Which `array` op `op` is, if it is one.
+pub fn kind(op: Op) -> Option<OpKind> {
+    OpKind::from_name(&op_name(op))
+}
+
+/// The typed view of `op`, if it is an `array` op.
+///
+/// # Safety
+/// `op` must stay live, and must not be rewritten, for as long as the view is used
+/// (`'a`, which the caller picks).
+pub unsafe fn view<'c, 'a>(op: Op) -> Option<ArrayOp<'c, 'a>> {
+    // SAFETY: the caller keeps the op live for 'a.
+    ArrayOp::of(unsafe { melior::ir::OperationRef::from_raw(op) })
 }
 
 pub fn results(op: Op) -> Vec<Val> {
@@ -173,7 +189,7 @@ pub fn create_before(
             let locs = vec![loc; argument_types.len()];
             let block = mlirBlockCreate(argument_types.len() as isize, argument_types.as_ptr(), locs.as_ptr());
             mlirRegionAppendOwnedBlock(region, block);
-            let mut yield_state = mlirOperationStateGet(string_ref("array.yield"), loc);
+            let mut yield_state = mlirOperationStateGet(string_ref(array_dialect::view::OpKind::Yield.name()), loc);
             let y = mlirOperationCreate(&mut yield_state);
             mlirBlockAppendOwnedOperation(block, y);
             owned.push(region);

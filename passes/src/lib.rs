@@ -57,10 +57,10 @@ pub(crate) fn ops_yield<'c>(
     values: &[melior::ir::Value<'c, '_>],
     location: melior::ir::Location<'c>,
 ) -> melior::ir::Operation<'c> {
-    melior::ir::operation::OperationBuilder::new("array.yield", location)
+    melior::ir::operation::OperationBuilder::new(array_dialect::view::OpKind::Yield.name(), location)
         .add_operands(values)
         .build()
-        .expect("array.yield is valid with any operands")
+        .expect("a yield is valid with any operands")
 }
 
 #[cfg(test)]

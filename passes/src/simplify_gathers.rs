@@ -13,8 +13,9 @@
 use crate::bridge::{PassDefinition, PassFailed, PassOptions};
 use crate::index_expr::{IndexLang, RecExprExt, is_symbol};
 use crate::ir::{self, Op, Val};
+use array_dialect::view::{ArrayOp, OpKind};
 use egg::{Id, RecExpr, Symbol};
-use melior::ir::OperationRef;
+use melior::ir::{OperationRef, ValueLike};
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-simplify-gathers",
@@ -32,7 +33,7 @@ fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(
         let mut changed = false;
         for block in crate::fuse::blocks_under(function.to_raw()) {
             for op in ir::block_ops(block) {
-                if ir::op_name(op) == "array.gather" && simplify_gather(op) {
+                if ir::kind(op) == Some(OpKind::Gather) && simplify_gather(op) {
                     changed = true;
                 }
             }
@@ -46,11 +47,11 @@ fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(
 
 /// A name for an extent (an `index` value) that is the same for equal sizes.
 fn extent_symbol(v: Val) -> String {
+    // SAFETY: a live op of the function the pass owns, only read here.
     if let Some(def) = ir::defining_op(v)
-        && ir::op_name(def) == "array.dim"
-        && let Some(d) = ir::int_attribute_inherent(def, "dimension")
+        && let Some(ArrayOp::Dim { input, dimension }) = unsafe { ir::view(def) }
     {
-        return dim_symbol(ir::operands(def)[0], d as usize);
+        return dim_symbol(input.to_raw(), dimension as usize);
     }
     format!("v{:x}", v.ptr as usize)
 }
@@ -60,14 +61,16 @@ fn dim_symbol(a: Val, d: usize) -> String {
     let mut array = a;
     for _ in 0..64 {
         let Some(producer) = ir::defining_op(array) else { break };
-        match ir::op_name(producer).as_str() {
-            "array.map" | "array.scan" | "array.force" | "array.reverse" => array = ir::operands(producer)[0],
-            "array.gather" => match ir::operands(producer).get(1) {
-                Some(index) => array = *index,
+        // SAFETY: a live op of the function the pass owns, only read here.
+        match unsafe { ir::view(producer) } {
+            Some(ArrayOp::Map { inputs, .. } | ArrayOp::Scan { inputs, .. }) => array = inputs[0].to_raw(),
+            Some(ArrayOp::Force { input } | ArrayOp::Reverse { input }) => array = input.to_raw(),
+            Some(ArrayOp::Gather { indices, .. }) => match indices.first() {
+                Some(index) => array = index.to_raw(),
                 None => break,
             },
-            "array.generate" => match ir::operands(producer).get(d) {
-                Some(extent) => return extent_symbol(*extent),
+            Some(ArrayOp::Generate { shape, .. }) => match shape.get(d) {
+                Some(extent) => return extent_symbol(extent.to_raw()),
                 None => break,
             },
             _ => break,
@@ -136,18 +139,20 @@ fn index_function(generate: Op, result: usize, prefix: &str) -> Option<RecExpr<I
 /// The index functions of a gather's index arrays, over `prefix{t}`; with the extents
 /// of the iteration space (the generate's shape operands).
 fn gather_functions(gather: Op, prefix: &str) -> Option<(Vec<RecExpr<IndexLang>>, Vec<String>)> {
-    let indices = &ir::operands(gather)[1..];
+    // SAFETY: a live op of the function the pass owns, only read here.
+    let Some(ArrayOp::Gather { indices, .. }) = (unsafe { ir::view(gather) }) else { return None };
+    let indices: Vec<Val> = indices.iter().map(|i| i.to_raw()).collect();
     let first = ir::defining_op(*indices.first()?)?;
-    if ir::op_name(first) != "array.generate" {
+    if ir::kind(first) != Some(OpKind::Generate) {
         return None;
     }
     let mut functions = Vec::new();
     for index in indices {
-        let def = ir::defining_op(*index)?;
+        let def = ir::defining_op(index)?;
         if !ir::same_op(def, first) {
             return None; // index arrays from different generates: not handled
         }
-        let result = ir::results(def).iter().position(|r| ir::same_value(*r, *index))?;
+        let result = ir::results(def).iter().position(|r| ir::same_value(*r, index))?;
         functions.push(index_function(def, result, prefix)?);
     }
     let extents = ir::operands(first).into_iter().map(extent_symbol).collect();
@@ -162,9 +167,18 @@ fn same_shape(extents: &[String], a: Val) -> bool {
     }
 }
 
+/// The array `op` reads, if it is a gather.
+fn gather_source(op: Op) -> Option<Val> {
+    // SAFETY: a live op of the function the pass owns, only read here.
+    match unsafe { ir::view(op) } {
+        Some(ArrayOp::Gather { source, .. }) => Some(source.to_raw()),
+        _ => None,
+    }
+}
+
 /// Replaces `gather` by the array it reads in order, if it does; returns whether it did.
 fn simplify_gather(gather: Op) -> bool {
-    let source = ir::operands(gather)[0];
+    let Some(source) = gather_source(gather) else { return false };
     let result = ir::results(gather)[0];
     if !ir::same_type(ir::value_type(source), ir::value_type(result)) && ir::rank(ir::value_type(result)).is_none() {
         return false;
@@ -175,9 +189,10 @@ fn simplify_gather(gather: Op) -> bool {
     // An identity gather: ys[i] = xs[i] over the shape of xs.
     let target = if identity(&outer) && same_shape(&extents, source) {
         Some(source)
-    } else if let Some(inner) = ir::defining_op(source).filter(|d| ir::op_name(*d) == "array.gather") {
+    } else if let Some(inner) = ir::defining_op(source)
+        && let Some(inner_source) = gather_source(inner)
+    {
         // A gather of a gather: ys[i] = zs[g(f(i))]; the identity means ys = zs.
-        let inner_source = ir::operands(inner)[0];
         match gather_functions(inner, "p") {
             Some((inner_fns, _)) => {
                 let composed: Vec<_> = inner_fns.iter().map(|g| g.substitute_prefix("p", &outer)).collect();

@@ -6,17 +6,14 @@
 //! value of ranked tensor type defined in the function: a block argument or an op result
 //! at any depth (inside `scf` bodies too).
 
+use array_dialect::view::{OpKind, is_array};
 use indexmap::IndexMap;
 use melior::ir::{
-    BlockLike, Module, OperationRef, RegionLike, Value, ValueLike,
+    BlockLike, Module, OperationRef, RegionLike,
     attribute::StringAttribute,
     block::BlockArgument,
     operation::{OperationLike, WalkOrder, WalkResult},
-    r#type::RankedTensorType,
 };
-
-/// Ops of the dialect that are not combinators (see the module comment).
-const NOT_COMBINATORS: [&str; 4] = ["array.index", "array.yield", "array.size", "array.dim"];
 
 /// The summary of one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,12 +32,10 @@ impl FunctionSummary {
     }
 }
 
-fn is_array(value: Value) -> bool {
-    RankedTensorType::try_from(value.r#type()).is_ok()
-}
-
+/// Combinators in the sense of the module comment: every op of the dialect but the
+/// element and shape reads and the terminator.
 fn is_combinator(name: &str) -> bool {
-    name.starts_with("array.") && !NOT_COMBINATORS.contains(&name)
+    OpKind::from_name(name).is_some_and(|kind| !kind.is_size_or_element_read() && kind != OpKind::Yield)
 }
 
 /// Summarizes every `func.func` with a body in `module`, in order.
@@ -72,7 +67,7 @@ pub fn summarize_function(function: OperationRef) -> Option<FunctionSummary> {
     let mut combinators = IndexMap::new();
     let mut array_values = (0..body.argument_count())
         .filter_map(|i| body.argument(i).ok())
-        .filter(|a: &BlockArgument| is_array((*a).into()))
+        .filter(|a: &BlockArgument| is_array(*a))
         .count();
     function.walk(WalkOrder::PreOrder, |op| {
         let op_name = op.name().as_string_ref().as_str().unwrap_or_default().to_owned();
@@ -82,15 +77,14 @@ pub fn summarize_function(function: OperationRef) -> Option<FunctionSummary> {
         if is_combinator(&op_name) {
             *combinators.entry(op_name).or_insert(0) += 1;
         }
-        array_values +=
-            (0..op.result_count()).filter_map(|i| op.result(i).ok()).filter(|r| is_array((*r).into())).count();
+        array_values += (0..op.result_count()).filter_map(|i| op.result(i).ok()).filter(|r| is_array(*r)).count();
         // Block arguments of nested regions (scf.for iteration arrays, ...).
         for region in op.regions() {
             let mut block = region.first_block();
             while let Some(b) = block {
                 array_values += (0..b.argument_count())
                     .filter_map(|i| b.argument(i).ok())
-                    .filter(|a: &BlockArgument| is_array((*a).into()))
+                    .filter(|a: &BlockArgument| is_array(*a))
                     .count();
                 block = b.next_in_region();
             }

@@ -1,9 +1,10 @@
-//! `array-unfuse`: the inverse of `array-fuse`, for testing: every `array.cluster` and
+//! `array-unfuse`: the inverse of `array-fuse`, for testing: every cluster and
 //! fusion node is replaced by the ops it holds, in place, so that fuse then unfuse gives
 //! back the original program up to op order (and the analysis attributes).
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions};
 use crate::ir::{self, Op};
+use array_dialect::view::OpKind;
 use melior::ir::OperationRef;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
@@ -17,7 +18,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
 };
 
 fn is_tree_op(op: Op) -> bool {
-    matches!(ir::op_name(op).as_str(), "array.cluster" | "array.vertical" | "array.horizontal" | "array.diagonal")
+    ir::kind(op).is_some_and(OpKind::is_fusion_tree)
 }
 
 fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
@@ -38,8 +39,8 @@ fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(
 /// Moves the contents of `node`'s regions before it, rewires the bound arrays and the
 /// node's results to the values its regions yield, and erases it.
 fn flatten(node: Op) {
-    let name = ir::op_name(node);
-    let regions = if name == "array.cluster" { 1 } else { 2 };
+    let kind = ir::kind(node);
+    let regions = if kind == Some(OpKind::Cluster) { 1 } else { 2 };
     let mut yielded = Vec::new();
     let mut first_yield = Vec::new();
     for r in 0..regions {
@@ -47,7 +48,7 @@ fn flatten(node: Op) {
         let ops = ir::block_ops(block);
         let (inner, terminator) = ops.split_at(ops.len() - 1);
         let values = ir::operands(terminator[0]);
-        if r == 1 && matches!(name.as_str(), "array.vertical" | "array.diagonal") {
+        if r == 1 && matches!(kind, Some(OpKind::Vertical | OpKind::Diagonal)) {
             // The consumer's block arguments are the producer's yielded arrays.
             for (argument, value) in ir::block_arguments(block).into_iter().zip(&first_yield) {
                 ir::replace_uses_where(argument, *value, |_| true);
@@ -61,9 +62,9 @@ fn flatten(node: Op) {
         }
         yielded.push(values);
     }
-    let results: Vec<_> = match name.as_str() {
-        "array.vertical" => yielded[1].clone(),
-        "array.cluster" => yielded[0].clone(),
+    let results: Vec<_> = match kind {
+        Some(OpKind::Vertical) => yielded[1].clone(),
+        Some(OpKind::Cluster) => yielded[0].clone(),
         _ => [yielded[0].clone(), yielded[1].clone()].concat(),
     };
     for (result, value) in ir::results(node).into_iter().zip(results) {

@@ -26,6 +26,9 @@ pub mod attribute {
     /// Discardable, written by the fusion analysis: a combinator's traversal order
     /// (0 forward, 1 backward; seed 000 §3.3).
     pub const ORDER: &str = "array.order";
+    /// Discardable, written by the fusion analysis: the number of a combinator's cluster
+    /// (clusters with a combinator, numbered in execution order); `array-fuse` groups by it.
+    pub const CLUSTER: &str = "array.cluster";
     /// Discardable, written by the fusion analysis: a gather's iteration label (seed 000
     /// §3.4); gathers with equal labels read their source in the same order.
     pub const LABEL: &str = "array.label";

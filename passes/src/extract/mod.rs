@@ -43,13 +43,15 @@
 
 use fusion_analysis::graph::{Access, Edge, Graph, Node, NodeId, NodeKind, Order};
 pub mod sizes;
+mod support;
 
-use self::sizes::{SizeError, Sizes, integer_attribute, is_array, raw};
-use array_dialect::source::file_line_col;
+pub use self::support::{Names, op_name};
+
+use self::sizes::{SizeError, Sizes};
+use self::support::raw;
+use array_dialect::view::{ArrayOp, OpKind, ScanDirection, is_array};
 use melior::ir::{
-    BlockLike, BlockRef, Location, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
-    block::BlockArgument,
-    operation::{OperationLike, OperationResult},
+    BlockLike, BlockRef, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike, operation::OperationLike,
 };
 use mlir_sys::MlirOperation;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -76,219 +78,6 @@ impl std::error::Error for ExtractError {}
 impl From<SizeError> for ExtractError {
     fn from(e: SizeError) -> Self {
         ExtractError { message: e.message, location: e.location }
-    }
-}
-
-/// The name of an op, e.g. `array.map`.
-pub fn op_name(op: OperationRef) -> String {
-    op.name().as_string_ref().as_str().unwrap_or("<unnamed op>").to_owned()
-}
-
-// ---------------------------------------------------------------------------------
-// Names from the source text
-// ---------------------------------------------------------------------------------
-
-/// Recovers SSA names (`%xs`) of values from the source text through their locations:
-/// MLIR keeps no names, but an op's location points at its name in `%r = op …` (or at
-/// `%r`), and a block argument's at its `%name`.
-#[derive(Clone, Debug, Default)]
-pub struct Names<'s> {
-    lines: Vec<&'s str>,
-    file_name: Option<String>,
-}
-
-fn is_ident_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.' | '-')
-}
-
-/// Splits `xs: …` into `xs` and the rest.
-fn split_ident(s: &str) -> Option<(&str, &str)> {
-    let end = s.find(|c: char| !is_ident_char(c)).unwrap_or(s.len());
-    (end > 0).then(|| (&s[..end], &s[end..]))
-}
-
-/// Parses the result list `%a, %b:2` (up to an optional `=`): names and counts.
-fn parse_result_groups(text: &str) -> Option<Vec<(String, usize)>> {
-    let mut groups = Vec::new();
-    let mut s = text.trim_start();
-    loop {
-        let (ident, rest) = split_ident(s.strip_prefix('%')?)?;
-        let mut rest = rest;
-        let mut count = 1;
-        if let Some(r) = rest.strip_prefix(':') {
-            let end = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
-            count = r[..end].parse().ok()?;
-            rest = &r[end..];
-        }
-        groups.push((ident.to_owned(), count));
-        let rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix(',') {
-            s = r.trim_start();
-            continue;
-        }
-        return (rest.is_empty() || rest.starts_with('=')).then_some(groups);
-    }
-}
-
-impl<'s> Names<'s> {
-    /// Names recovered from `source_text` (the text the module was parsed from).
-    pub fn new(source_text: Option<&'s str>) -> Self {
-        let lines =
-            source_text.map(|t| t.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()).unwrap_or_default();
-        Names { lines, file_name: None }
-    }
-
-    /// Reports locations in `file_name` where the module's locations name no file
-    /// (`-`, as when parsed from a string).
-    pub fn with_file_name(mut self, file_name: &str) -> Self {
-        self.file_name = Some(file_name.to_owned());
-        self
-    }
-
-    /// File, line and column of a location.
-    pub fn location(&self, location: Location) -> Option<(String, u32, u32)> {
-        let (file, line, col) = file_line_col(location)?;
-        let file = match &self.file_name {
-            Some(name) if file.is_empty() || file == "-" => name.clone(),
-            _ => file,
-        };
-        Some((file, line, col))
-    }
-
-    /// `file:line:col`, or `an unknown location`.
-    pub fn at(&self, location: Location) -> String {
-        match self.location(location) {
-            Some((f, l, c)) => format!("{f}:{l}:{c}"),
-            None => "an unknown location".to_owned(),
-        }
-    }
-
-    /// The source line `line` (1-based) and the byte offset of column `col` in it.
-    fn text(&self, line: u32, col: u32) -> Option<(&'s str, usize)> {
-        let text = *self.lines.get((line as usize).checked_sub(1)?)?;
-        let offset = (col as usize).checked_sub(1)?;
-        (offset <= text.len() && text.is_char_boundary(offset)).then_some((text, offset))
-    }
-
-    /// The result list of an op as written (`%a, %b:2 = …`): names and counts, when they
-    /// account for all of its results.
-    pub fn result_groups(&self, op: OperationRef) -> Option<Vec<(String, usize)>> {
-        if op.result_count() == 0 {
-            return None;
-        }
-        let (_, line, col) = file_line_col(op.location())?;
-        let (text, offset) = self.text(line, col)?;
-        let rest = &text[offset..];
-        let list = if rest.starts_with('%') { rest } else { text[..offset].trim_end().strip_suffix('=')?.trim_start() };
-        let groups = parse_result_groups(list)?;
-        (groups.iter().map(|g| g.1).sum::<usize>() == op.result_count()).then_some(groups)
-    }
-
-    /// The SSA name of result `index` of `op` (`as#1` for the second result of `%as:2`).
-    pub fn result_name(&self, op: OperationRef, index: usize) -> Option<String> {
-        let mut first = 0;
-        for (name, count) in self.result_groups(op)? {
-            if index < first + count {
-                return Some(if count == 1 { name } else { format!("{name}#{}", index - first) });
-            }
-            first += count;
-        }
-        None
-    }
-
-    /// The SSA name of a block argument, from its location or, for the entry block of a
-    /// `func.func`, from the function's signature.
-    pub fn argument_name(&self, argument: BlockArgument) -> Option<String> {
-        if let Some((_, line, col)) = file_line_col(argument.location())
-            && let Some((text, offset)) = self.text(line, col)
-            && let Some(rest) = text[offset..].strip_prefix('%')
-            && let Some((ident, _)) = split_ident(rest)
-        {
-            return Some(ident.to_owned());
-        }
-        let block = argument.owner();
-        let function = block.parent_operation()?;
-        if op_name(function) != "func.func" || function.region(0).ok()?.first_block()? != block {
-            return None;
-        }
-        self.signature_names(function)?.get(argument.argument_number()).cloned()
-    }
-
-    /// The argument names of `func.func @f(%a: …, %b: …)` as written.
-    fn signature_names(&self, function: OperationRef) -> Option<Vec<String>> {
-        let (_, line, col) = file_line_col(function.location())?;
-        let (first, offset) = self.text(line, col)?;
-        let mut text = first[offset..].to_owned();
-        for l in self.lines.iter().skip(line as usize).take(200) {
-            text.push('\n');
-            text.push_str(l);
-        }
-        let at = text.find('@')?;
-        let open = at + text[at..].find('(')?;
-        let mut names = Vec::new();
-        let mut depth = 0usize;
-        let mut expect_name = false;
-        let bytes: Vec<char> = text[open..].chars().collect();
-        let mut i = 0;
-        while i < bytes.len() {
-            let c = bytes[i];
-            match c {
-                '(' | '[' | '{' | '<' => {
-                    depth += 1;
-                    if depth == 1 {
-                        expect_name = true;
-                    }
-                }
-                '>' if i > 0 && bytes[i - 1] == '-' => {}
-                ')' | ']' | '}' | '>' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return Some(names);
-                    }
-                }
-                ',' if depth == 1 => expect_name = true,
-                '%' if depth == 1 && expect_name => {
-                    let rest: String = bytes[i + 1..].iter().take_while(|c| is_ident_char(**c)).collect();
-                    if rest.is_empty() {
-                        return None;
-                    }
-                    i += rest.chars().count();
-                    names.push(rest);
-                    expect_name = false;
-                }
-                c if c.is_whitespace() => {}
-                _ if depth == 1 => expect_name = false,
-                _ => {}
-            }
-            i += 1;
-        }
-        None
-    }
-
-    /// The SSA name of a value, without `%`.
-    pub fn value_name(&self, value: Value) -> Option<String> {
-        if let Ok(result) = OperationResult::try_from(value) {
-            self.result_name(result.owner(), result.result_number())
-        } else if let Ok(argument) = BlockArgument::try_from(value) {
-            self.argument_name(argument)
-        } else {
-            None
-        }
-    }
-
-    /// `%name`, or a description of the value when its name is unknown.
-    pub fn value_label(&self, value: Value) -> String {
-        if let Some(name) = self.value_name(value) {
-            return format!("%{name}");
-        }
-        if let Ok(result) = OperationResult::try_from(value) {
-            let op = result.owner();
-            format!("result #{} of '{}' at {}", result.result_number(), op_name(op), self.at(op.location()))
-        } else if let Ok(argument) = BlockArgument::try_from(value) {
-            format!("block argument #{}", argument.argument_number())
-        } else {
-            "a value".to_owned()
-        }
     }
 }
 
@@ -386,28 +175,78 @@ fn captured<'c, 'a>(op: OperationRef<'c, 'a>) -> Vec<(Value<'c, 'a>, OperationRe
 }
 
 fn reads_no_elements(op: OperationRef) -> bool {
-    matches!(op_name(op).as_str(), "array.size" | "array.dim")
+    matches!(OpKind::of(&op), Some(OpKind::Size | OpKind::Dim))
 }
 
 /// The node kind of a combinator (gathers get label 0 here; the builder numbers them).
-fn combinator_kind(op: OperationRef) -> Option<NodeKind> {
-    Some(match op_name(op).as_str() {
-        "array.map" => NodeKind::Map,
-        "array.generate" => NodeKind::Generate,
-        "array.gather" | "array.reverse" | "array.backpermute" | "array.replicate" => NodeKind::Gather { label: 0 },
-        "array.scatter" | "array.permute" => NodeKind::Scatter,
-        "array.fold" => NodeKind::Fold,
-        "array.scan" => {
-            let backward = match integer_attribute(op, "direction") {
-                Some(d) => d == 1,
-                None => op.to_string().contains("array.scan right"),
-            };
-            NodeKind::Scan { backward }
+fn combinator_kind(op: &ArrayOp) -> Option<NodeKind> {
+    Some(match op {
+        ArrayOp::Map { .. } => NodeKind::Map,
+        ArrayOp::Generate { .. } => NodeKind::Generate,
+        ArrayOp::Gather { .. } | ArrayOp::Reverse { .. } | ArrayOp::Backpermute { .. } | ArrayOp::Replicate { .. } => {
+            NodeKind::Gather { label: 0 }
         }
-        "array.filter" => NodeKind::Filter,
-        "array.expand" => NodeKind::Expand,
+        ArrayOp::Scatter { .. } | ArrayOp::Permute { .. } => NodeKind::Scatter,
+        ArrayOp::Fold { .. } => NodeKind::Fold,
+        ArrayOp::Scan { direction, .. } => NodeKind::Scan { backward: *direction == ScanDirection::Right },
+        ArrayOp::Filter { .. } => NodeKind::Filter,
+        ArrayOp::Expand { .. } => NodeKind::Expand,
         _ => return None,
     })
+}
+
+/// The operands of combinator `op` in operand order, each with the access its node makes
+/// (`None`: read as a whole, not element by element: the initial values of folds and
+/// scans), and the scatter destination if there is one. `label` is a gather's label.
+fn operand_accesses<'c, 'a>(
+    op: &ArrayOp<'c, 'a>,
+    all: &[Value<'c, 'a>],
+    label: Order,
+) -> (Vec<(Value<'c, 'a>, Option<Access>)>, Option<Value<'c, 'a>>) {
+    let ordered = |values: &[Value<'c, 'a>]| values.iter().map(|v| (*v, Some(Access::InOutputOrder))).collect();
+    let source = |v: Value<'c, 'a>| (v, Some(Access::GatherSource { label }));
+    let destination = |v: Value<'c, 'a>| (v, Some(Access::ScatterDestination));
+    match op {
+        ArrayOp::Gather { source: s, indices } => (prepend(source(*s), ordered(indices)), None),
+        ArrayOp::Backpermute { source: s, shape, .. } => (prepend(source(*s), ordered(shape)), None),
+        ArrayOp::Reverse { input } => (vec![source(*input)], None),
+        ArrayOp::Replicate { input, count } => (vec![source(*input), (*count, Some(Access::InOutputOrder))], None),
+        ArrayOp::Scatter { dest, indices, values, .. } => {
+            let mut accesses = prepend(destination(*dest), ordered(indices));
+            accesses.push((*values, Some(Access::InOutputOrder)));
+            (accesses, Some(*dest))
+        }
+        ArrayOp::Permute { source: s, dest, .. } => {
+            (vec![(*s, Some(Access::InOutputOrder)), destination(*dest)], Some(*dest))
+        }
+        ArrayOp::Fold { inputs, inits, .. } | ArrayOp::Scan { inputs, inits, .. } => {
+            let mut accesses: Vec<_> = ordered(inputs);
+            accesses.extend(inits.iter().map(|v| (*v, None)));
+            (accesses, None)
+        }
+        _ => (ordered(all), None),
+    }
+}
+
+fn prepend<T>(first: T, mut rest: Vec<T>) -> Vec<T> {
+    rest.insert(0, first);
+    rest
+}
+
+/// Where the size of combinator `op`'s result comes from: arrays whose sizes it takes
+/// and scalars that give its shape.
+fn size_sources<'c, 'a>(op: &ArrayOp<'c, 'a>) -> (Vec<Value<'c, 'a>>, Vec<Value<'c, 'a>>) {
+    match op {
+        ArrayOp::Map { inputs, .. } | ArrayOp::Fold { inputs, .. } | ArrayOp::Scan { inputs, .. } => {
+            (inputs.clone(), Vec::new())
+        }
+        ArrayOp::Generate { shape, .. } | ArrayOp::Backpermute { shape, .. } => (Vec::new(), shape.clone()),
+        ArrayOp::Gather { indices, .. } => (indices.clone(), Vec::new()),
+        ArrayOp::Reverse { input } => (vec![*input], Vec::new()),
+        ArrayOp::Replicate { input, count } => (vec![*input], vec![*count]),
+        ArrayOp::Scatter { dest, .. } | ArrayOp::Permute { dest, .. } => (vec![*dest], Vec::new()),
+        _ => (Vec::new(), Vec::new()),
+    }
 }
 
 // ---------------------------------------------------------------------------------
@@ -566,14 +405,15 @@ impl<'n, 's> Builder<'n, 's> {
         }
     }
 
-    fn combinator(&mut self, op: OperationRef, index: usize, kind: NodeKind) -> Result<(), ExtractError> {
-        let name = op_name(op);
+    fn combinator(
+        &mut self,
+        op: OperationRef,
+        decoded: &ArrayOp,
+        index: usize,
+        kind: NodeKind,
+    ) -> Result<(), ExtractError> {
         let operands: Vec<Value> = op.operands().collect();
         let results: Vec<Value> = op.results().map(Value::from).collect();
-        let unexpected = |what: &str| ExtractError {
-            message: format!("unexpected '{name}': {what}"),
-            location: self.names.location(op.location()),
-        };
         let kind = match kind {
             NodeKind::Gather { .. } => {
                 let label = self.next_label;
@@ -584,10 +424,12 @@ impl<'n, 's> Builder<'n, 's> {
         };
         let class = |v: Option<&Value>| v.and_then(|v| self.sizes.class_of(*v));
         let first_result = results.first();
-        let (iteration, output_size) = match name.as_str() {
-            "array.scatter" => (class(operands.last()), class(first_result)),
-            "array.permute" => (class(operands.first()), class(first_result)),
-            "array.fold" | "array.filter" | "array.expand" => (class(operands.first()), class(first_result)),
+        let (iteration, output_size) = match decoded {
+            ArrayOp::Scatter { values, .. } => (class(Some(values)), class(first_result)),
+            ArrayOp::Permute { source, .. } => (class(Some(source)), class(first_result)),
+            ArrayOp::Fold { inputs, .. } | ArrayOp::Filter { inputs, .. } | ArrayOp::Expand { inputs, .. } => {
+                (class(inputs.first()), class(first_result))
+            }
             _ => (class(first_result), None),
         };
         let mut node = self.new_node(op, index, kind);
@@ -595,30 +437,13 @@ impl<'n, 's> Builder<'n, 's> {
         node.output_size = output_size;
         let id = self.push_node(node, Some(op.to_raw()));
 
-        // Operands by role.
-        let half = operands.len() / 2;
-        let mut dest = None;
-        for (i, v) in operands.iter().enumerate() {
-            let access = match name.as_str() {
-                "array.gather" | "array.reverse" | "array.backpermute" | "array.replicate" if i == 0 => {
-                    let NodeKind::Gather { label } = kind else { unreachable!() };
-                    Some(Access::GatherSource { label })
-                }
-                "array.scatter" if i == 0 => {
-                    dest = Some(*v);
-                    Some(Access::ScatterDestination)
-                }
-                "array.permute" if i == 1 => {
-                    dest = Some(*v);
-                    Some(Access::ScatterDestination)
-                }
-                "array.fold" | "array.scan" if i >= half => None,
-                _ => Some(Access::InOutputOrder),
-            };
+        let label = if let NodeKind::Gather { label } = kind { label } else { 0 };
+        let (accesses, dest) = operand_accesses(decoded, &operands, label);
+        for (v, access) in accesses {
             match access {
-                Some(access) if is_array(*v) => self.use_array(*v, id, access, index),
-                _ if is_array(*v) => self.use_array(*v, id, Access::Unordered, index),
-                _ => self.use_scalar(*v, id),
+                Some(access) if is_array(v) => self.use_array(v, id, access, index),
+                _ if is_array(v) => self.use_array(v, id, Access::Unordered, index),
+                _ => self.use_scalar(v, id),
             }
         }
         // Free variables of the regions (seed 000 Table 1 `free f`).
@@ -637,29 +462,16 @@ impl<'n, 's> Builder<'n, 's> {
         }
 
         // What the result size depends on.
-        let union = |this: &Self, values: &[Value], scalar: bool| -> BTreeSet<Dep> {
-            values.iter().flat_map(|v| if scalar { this.deps_of_scalar(*v) } else { this.deps_of_size(*v) }).collect()
-        };
-        let deps = match name.as_str() {
-            "array.map" => union(self, &operands, false),
-            "array.fold" | "array.scan" => union(self, &operands[..half], false),
-            "array.generate" => union(self, &operands, true),
-            "array.backpermute" => union(self, operands.get(1..).unwrap_or_default(), true),
-            "array.gather" => union(self, operands.get(1..).unwrap_or_default(), false),
-            "array.reverse" => union(self, &operands, false),
-            "array.replicate" => {
-                let mut d = union(self, &operands[..operands.len().min(1)], false);
-                d.extend(union(self, operands.get(1..).unwrap_or_default(), true));
-                d
-            }
-            "array.scatter" => union(self, &operands[..operands.len().min(1)], false),
-            "array.permute" => union(self, operands.get(1..2).unwrap_or_default(), false),
-            _ => BTreeSet::new(),
-        };
+        let (sized_by, shaped_by) = size_sources(decoded);
+        let mut deps: BTreeSet<Dep> = sized_by.iter().flat_map(|v| self.deps_of_size(*v)).collect();
+        deps.extend(shaped_by.iter().flat_map(|v| self.deps_of_scalar(*v)));
         self.size_deps[id.0] = deps;
 
         if results.iter().any(|r| !is_array(*r)) {
-            return Err(unexpected("it has a result that is not a ranked tensor"));
+            return Err(ExtractError {
+                message: format!("unexpected '{}': it has a result that is not a ranked tensor", decoded.kind().name()),
+                location: self.names.location(op.location()),
+            });
         }
         self.register_results(op, id);
         Ok(())
@@ -712,7 +524,6 @@ impl<'n, 's> Builder<'n, 's> {
     }
 
     fn op(&mut self, op: OperationRef, index: usize, terminator: bool) -> Result<(), ExtractError> {
-        let name = op_name(op);
         if terminator {
             for v in op.operands() {
                 if is_array(v) {
@@ -721,18 +532,19 @@ impl<'n, 's> Builder<'n, 's> {
             }
             return Ok(());
         }
-        match name.as_str() {
-            "array.size" | "array.dim" => {
-                let deps = op.operand(0).map(|a| self.deps_of_size(a)).unwrap_or_default();
+        let decoded = ArrayOp::decode(op)
+            .transpose()
+            .map_err(|e| ExtractError { message: e.to_string(), location: self.names.location(op.location()) })?;
+        match &decoded {
+            Some(ArrayOp::Size { input } | ArrayOp::Dim { input, .. }) => {
+                let deps = self.deps_of_size(*input);
                 for r in op.results() {
                     self.scalar_deps.insert(raw(r), deps.clone());
                 }
             }
-            "array.index" => {
-                let operands: Vec<Value> = op.operands().collect();
-                let Some(array) = operands.first() else { return Ok(()) };
+            Some(ArrayOp::Index { array, indices }) => {
                 self.escape(*array);
-                let mut deps: BTreeSet<Dep> = operands[1..].iter().flat_map(|v| self.deps_of_scalar(*v)).collect();
+                let mut deps: BTreeSet<Dep> = indices.iter().flat_map(|v| self.deps_of_scalar(*v)).collect();
                 if let Some((node, output, name)) = self.producers.get(&raw(*array))
                     && self.graph.nodes[node.0].kind != NodeKind::Input
                 {
@@ -743,8 +555,8 @@ impl<'n, 's> Builder<'n, 's> {
                 }
             }
             _ => {
-                if let Some(kind) = combinator_kind(op) {
-                    self.combinator(op, index, kind)?;
+                if let Some((decoded, kind)) = decoded.as_ref().and_then(|d| Some((d, combinator_kind(d)?))) {
+                    self.combinator(op, decoded, index, kind)?;
                 } else if op.operands().any(is_array)
                     || op.results().any(is_array)
                     || captured(op).iter().any(|(v, _)| is_array(*v))
@@ -973,16 +785,6 @@ mod tests {
 
     fn filter(result: &str, input: &str) -> String {
         format!("  {result} = array.filter {input} : tensor<?xi64> -> tensor<?xi64> {{\n  {POSITIVE}\n")
-    }
-
-    #[test]
-    fn result_lists_are_parsed() {
-        assert_eq!(parse_result_groups("%a = "), Some(vec![("a".into(), 1)]));
-        assert_eq!(parse_result_groups("%a, %b ="), Some(vec![("a".into(), 1), ("b".into(), 1)]));
-        assert_eq!(parse_result_groups("%r:2 = array.map"), Some(vec![("r".into(), 2)]));
-        assert_eq!(parse_result_groups("%0"), Some(vec![("0".into(), 1)]));
-        assert_eq!(parse_result_groups("%a %b"), None);
-        assert_eq!(parse_result_groups("array.map %a"), None);
     }
 
     #[test]

@@ -34,11 +34,10 @@
 //! different static shapes makes the program *ill-sized*: [`infer`] returns a
 //! [`SizeError`] naming the op that required the equality and both arrays.
 
-use super::{Names, op_name};
+use super::support::{Names, integer_attribute, op_name, raw};
+use array_dialect::view::{ArrayOp, is_array};
 use fusion_analysis::graph::SizeClass;
-use melior::ir::{
-    BlockLike, BlockRef, OperationRef, TypeLike, Value, ValueLike, attribute::AttributeLike, operation::OperationLike,
-};
+use melior::ir::{BlockLike, BlockRef, OperationRef, TypeLike, Value, ValueLike, operation::OperationLike};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -382,30 +381,10 @@ pub(crate) fn static_shape(ty: melior::ir::Type) -> Option<Vec<u64>> {
     }
 }
 
-/// Whether a value is an array (a ranked tensor).
-pub(crate) fn is_array<'c>(value: impl ValueLike<'c>) -> bool {
-    // SAFETY: a plain query on a live type.
-    unsafe { mlir_sys::mlirTypeIsARankedTensor(value.r#type().to_raw()) }
-}
-
 /// The rank of an array value.
 pub(crate) fn rank<'c>(value: impl ValueLike<'c>) -> usize {
     // SAFETY: only called on ranked tensors.
     unsafe { mlir_sys::mlirShapedTypeGetRank(value.r#type().to_raw()).max(0) as usize }
-}
-
-pub(crate) fn raw<'c>(value: impl ValueLike<'c>) -> usize {
-    value.to_raw().ptr as usize
-}
-
-/// The integer value of an `IntegerAttr` named `name` on `op`.
-pub(crate) fn integer_attribute(op: OperationRef, name: &str) -> Option<i64> {
-    let attribute = op.attribute(name).ok()?;
-    // SAFETY: plain queries on a live attribute.
-    unsafe {
-        let raw = attribute.to_raw();
-        mlir_sys::mlirAttributeIsAInteger(raw).then(|| mlir_sys::mlirIntegerAttrGetValueInt(raw))
-    }
 }
 
 struct Inference<'n, 's> {
@@ -551,38 +530,39 @@ impl<'n, 's> Inference<'n, 's> {
         op: OperationRef<'c, 'a>,
         arrays: &mut HashMap<usize, Value<'c, 'a>>,
     ) -> Result<(), SizeError> {
-        let name = op_name(op);
+        let decoded = ArrayOp::decode(op).transpose().map_err(|e| SizeError {
+            message: e.to_string(),
+            location: self.names.location(op.location()),
+            op: e.kind.name().to_owned(),
+            arrays: Box::default(),
+        })?;
         let operands: Vec<Value> = op.operands().collect();
         let results: Vec<Value> = op.results().map(Value::from).collect();
         let array_results: Vec<Value> = results.iter().copied().filter(|v| is_array(*v)).collect();
         // Index values that describe sizes: for generate shapes.
-        match name.as_str() {
-            "array.size" => {
-                if let Some(a) = operands.first() {
-                    arrays.insert(raw(*a), *a);
-                    for (d, r) in results.iter().enumerate() {
-                        self.terms.insert(raw(*r), Term::Dim(raw(*a), d));
-                    }
+        match &decoded {
+            Some(ArrayOp::Size { input }) => {
+                arrays.insert(raw(*input), *input);
+                for (d, r) in results.iter().enumerate() {
+                    self.terms.insert(raw(*r), Term::Dim(raw(*input), d));
                 }
                 return Ok(());
             }
-            "array.dim" => {
-                if let (Some(a), Some(r), Some(d)) =
-                    (operands.first(), results.first(), integer_attribute(op, "dimension"))
-                {
-                    arrays.insert(raw(*a), *a);
-                    self.terms.insert(raw(*r), Term::Dim(raw(*a), d.max(0) as usize));
+            Some(ArrayOp::Dim { input, dimension }) => {
+                if let Some(r) = results.first() {
+                    arrays.insert(raw(*input), *input);
+                    self.terms.insert(raw(*r), Term::Dim(raw(*input), (*dimension).max(0) as usize));
                 }
                 return Ok(());
             }
-            "arith.constant" => {
+            None if op_name(op) == "arith.constant" => {
                 if let (Some(r), Some(c)) = (results.first(), integer_attribute(op, "value")) {
                     self.terms.insert(raw(*r), Term::Const(c));
                 }
             }
             _ => {}
         }
-        if array_results.is_empty() && !name.starts_with("array.") {
+        if array_results.is_empty() && decoded.is_none() {
             // Consumes arrays at most: constrains no size.
             return Ok(());
         }
@@ -596,110 +576,125 @@ impl<'n, 's> Inference<'n, 's> {
                 arrays.insert(raw(*o), *o);
             }
         }
-        let array_operands: Vec<Value> = operands.iter().copied().filter(|v| is_array(*v)).collect();
-        let half = operands.len() / 2;
-        match name.as_str() {
-            "array.map" => {
-                self.unify_all(op, &array_operands, "requires its inputs to have the same size")?;
-                self.unify_all(op, &results, "requires its results to have the same size")?;
-                if let (Some(i), Some(r)) = (array_operands.first(), results.first()) {
+        match &decoded {
+            Some(decoded) => self.constrain(op, decoded, &results, arrays),
+            None => {
+                self.unknown_sizes(op, &array_results);
+                Ok(())
+            }
+        }
+    }
+
+    /// Each non-static array result of an op the inference does not know (calls, `scf`,
+    /// `tensor` ops, …) has an unknown size of its own.
+    fn unknown_sizes(&mut self, op: OperationRef, array_results: &[Value]) {
+        for r in array_results {
+            if static_shape(r.r#type()).is_none() {
+                let rigid = self.rigid(op, *r, false);
+                self.set(*r, rigid);
+            }
+        }
+    }
+
+    /// The size equalities `array` op `decoded` requires.
+    fn constrain<'c, 'a>(
+        &mut self,
+        op: OperationRef<'c, 'a>,
+        decoded: &ArrayOp<'c, 'a>,
+        results: &[Value<'c, 'a>],
+        arrays: &mut HashMap<usize, Value<'c, 'a>>,
+    ) -> Result<(), SizeError> {
+        let arrays_among = |values: &[Value<'c, 'a>]| -> Vec<Value<'c, 'a>> {
+            values.iter().copied().filter(|v| is_array(*v)).collect()
+        };
+        match decoded {
+            ArrayOp::Map { inputs, .. } => {
+                let inputs = arrays_among(inputs);
+                self.unify_all(op, &inputs, "requires its inputs to have the same size")?;
+                self.unify_all(op, results, "requires its results to have the same size")?;
+                if let (Some(i), Some(r)) = (inputs.first(), results.first()) {
                     self.unify_values(op, *i, *r, "requires its results to have the size of its inputs")?;
                 }
             }
-            "array.generate" | "array.backpermute" => {
-                let shape: Vec<Value> = if name == "array.generate" {
-                    operands.clone()
-                } else {
-                    operands.iter().skip(1).copied().collect()
-                };
-                self.unify_all(op, &results, "requires its results to have the same size")?;
+            ArrayOp::Generate { shape, .. } | ArrayOp::Backpermute { shape, .. } => {
+                self.unify_all(op, results, "requires its results to have the same size")?;
                 if let Some(r) = results.first() {
-                    self.generated_shape(op, &shape, *r, arrays)?;
+                    self.generated_shape(op, shape, *r, arrays)?;
                 }
             }
-            "array.replicate" => {
-                if let (Some(input), Some(count), Some(r)) = (operands.first(), operands.get(1), results.first()) {
+            ArrayOp::Replicate { input, count } => {
+                if let Some(r) = results.first() {
                     // The shape of the result is (dims of input..., count).
-                    let dims: Vec<Term> = (0..rank(*input)).map(|d| Term::Dim(raw(*input), d)).collect();
-                    let mut terms = dims;
+                    let mut terms: Vec<Term> = (0..rank(*input)).map(|d| Term::Dim(raw(*input), d)).collect();
                     terms.push(self.term(*count));
                     self.replicated_shape(op, *input, terms, *r, arrays)?;
                 }
             }
-            "array.gather" => {
-                let indices: Vec<Value> = operands.iter().skip(1).copied().collect();
-                self.unify_all(op, &indices, "requires its index arrays to have the same size")?;
+            ArrayOp::Gather { indices, .. } => {
+                self.unify_all(op, indices, "requires its index arrays to have the same size")?;
                 if let (Some(i), Some(r)) = (indices.first(), results.first()) {
                     self.unify_values(op, *i, *r, "requires its result to have the size of its index arrays")?;
                 }
             }
-            "array.reverse" | "array.force" => {
-                if let (Some(i), Some(r)) = (operands.first(), results.first()) {
-                    self.unify_values(op, *i, *r, "requires its result to have the size of its input")?;
+            ArrayOp::Reverse { input } | ArrayOp::Force { input } => {
+                if let Some(r) = results.first() {
+                    self.unify_values(op, *input, *r, "requires its result to have the size of its input")?;
                 }
             }
-            "array.scatter" => {
-                if operands.len() >= 2 {
-                    let dest = operands[0];
-                    let rest: Vec<Value> = operands[1..].to_vec(); // indices..., values
-                    self.unify_all(op, &rest, "requires its index arrays and values to have the same size")?;
-                    if let Some(r) = results.first() {
-                        self.unify_values(op, dest, *r, "requires its result to have the size of its destination")?;
-                    }
-                }
-            }
-            "array.permute" => {
-                if let (Some(dest), Some(r)) = (operands.get(1), results.first()) {
+            ArrayOp::Scatter { dest, indices, values, .. } => {
+                let mut rest = indices.clone();
+                rest.push(*values);
+                self.unify_all(op, &rest, "requires its index arrays and values to have the same size")?;
+                if let Some(r) = results.first() {
                     self.unify_values(op, *dest, *r, "requires its result to have the size of its destination")?;
                 }
             }
-            "array.fold" => {
-                let inputs: Vec<Value> = operands[..half].to_vec();
-                self.unify_all(op, &inputs, "requires its inputs to have the same size")?;
-                self.unify_all(op, &results, "requires its results to have the same size")?;
-                if let (Some(i), Some(r)) = (inputs.first(), results.first()) {
-                    let vi = self.var(*i);
-                    let d = self.solver.derived_of(vi);
-                    let vr = self.var(*r);
-                    let blame = self.blame(
-                        op,
-                        "requires its results to have the size of its inputs without the innermost dimension",
-                    );
-                    let names = (format!("{}{}", self.label(*i), without_innermost(1)), self.label(*r));
-                    self.solver.unify(d, vr, &blame, names)?;
+            ArrayOp::Permute { dest, .. } => {
+                if let Some(r) = results.first() {
+                    self.unify_values(op, *dest, *r, "requires its result to have the size of its destination")?;
                 }
             }
-            "array.scan" => {
-                let inputs: Vec<Value> = operands[..half].to_vec();
-                self.unify_all(op, &inputs, "requires its inputs to have the same size")?;
-                self.unify_all(op, &results, "requires its results to have the same size")?;
+            ArrayOp::Fold { inputs, .. } => self.fold(op, inputs, results)?,
+            ArrayOp::Scan { inputs, .. } => {
+                self.unify_all(op, inputs, "requires its inputs to have the same size")?;
+                self.unify_all(op, results, "requires its results to have the same size")?;
                 if let (Some(i), Some(r)) = (inputs.first(), results.first()) {
                     self.unify_values(op, *i, *r, "requires its results to have the size of its inputs")?;
                 }
             }
-            "array.filter" | "array.expand" => {
-                self.unify_all(op, &array_operands, "requires its inputs to have the same size")?;
+            ArrayOp::Filter { inputs, .. } | ArrayOp::Expand { inputs, .. } => {
+                self.unify_all(op, &arrays_among(inputs), "requires its inputs to have the same size")?;
                 if let Some(first) = results.first() {
                     let rigid = self.rigid(op, *first, true);
                     let blame = self.blame(op, "gives all its results one data-dependent size");
-                    for r in &results {
+                    for r in results {
                         let vr = self.var(*r);
                         let names = (self.label(*first), self.label(*r));
                         self.solver.unify(rigid, vr, &blame, names)?;
                     }
                 }
             }
-            "array.index" | "array.yield" => {}
+            ArrayOp::Index { .. } | ArrayOp::Yield { .. } => {}
             _ => {
-                // Calls, scf, tensor ops, …: each non-static array result has an
-                // unknown size of its own.
-                for r in &array_results {
-                    if static_shape(r.r#type()).is_none() {
-                        let rigid = self.rigid(op, *r, false);
-                        self.set(*r, rigid);
-                    }
-                }
+                let array_results = arrays_among(results);
+                self.unknown_sizes(op, &array_results);
             }
+        }
+        Ok(())
+    }
+
+    /// `fold`: the results have the size of the inputs without their innermost dimension.
+    fn fold(&mut self, op: OperationRef, inputs: &[Value], results: &[Value]) -> Result<(), SizeError> {
+        self.unify_all(op, inputs, "requires its inputs to have the same size")?;
+        self.unify_all(op, results, "requires its results to have the same size")?;
+        if let (Some(i), Some(r)) = (inputs.first(), results.first()) {
+            let vi = self.var(*i);
+            let d = self.solver.derived_of(vi);
+            let vr = self.var(*r);
+            let blame =
+                self.blame(op, "requires its results to have the size of its inputs without the innermost dimension");
+            let names = (format!("{}{}", self.label(*i), without_innermost(1)), self.label(*r));
+            self.solver.unify(d, vr, &blame, names)?;
         }
         Ok(())
     }
