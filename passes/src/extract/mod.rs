@@ -41,6 +41,7 @@
 //! Sizes come from [`sizes`]; iteration and output sizes follow seed 001
 //! Fig. 1.6, with folds, filters and expands as transducers.
 
+use array_dialect::types::element_bytes;
 use fusion_analysis::graph::{Access, Edge, Graph, Node, NodeId, NodeKind, Order};
 pub mod sizes;
 mod support;
@@ -85,27 +86,6 @@ impl From<SizeError> for ExtractError {
 // IR helpers
 // ---------------------------------------------------------------------------------
 
-/// Bytes of one element of type `ty`: the bit width rounded up, 8 for `index`, twice
-/// the part for `complex`.
-fn element_bytes(ty: mlir_sys::MlirType) -> Option<u64> {
-    use mlir_sys::*;
-    // SAFETY: plain queries on a live type.
-    unsafe {
-        if mlirTypeIsAIndex(ty) {
-            Some(8)
-        } else if mlirTypeIsAInteger(ty) {
-            Some((mlirIntegerTypeGetWidth(ty) as u64).div_ceil(8))
-        } else if mlirTypeIsAFloat(ty) {
-            Some((mlirFloatTypeGetWidth(ty) as u64).div_ceil(8))
-        } else if mlirTypeIsAComplex(ty) {
-            element_bytes(mlirComplexTypeGetElementType(ty)).map(|b| 2 * b)
-        } else {
-            None
-        }
-    }
-}
-
-/// Size in bytes of an array of static shape.
 /// Elements assumed for each dynamic dimension by the `bytes` cost model: the real
 /// extent is unknown at compile time, and the papers' programs run on arrays of
 /// thousands to millions of elements; what matters is that an array of higher rank
@@ -121,7 +101,7 @@ fn array_bytes(ty: Type) -> Option<u64> {
         if !mlir_sys::mlirTypeIsARankedTensor(raw) {
             return None;
         }
-        let element = element_bytes(mlir_sys::mlirShapedTypeGetElementType(raw))?;
+        let element = element_bytes(Type::from_raw(mlir_sys::mlirShapedTypeGetElementType(raw)))?;
         (0..mlir_sys::mlirShapedTypeGetRank(raw)).try_fold(element, |acc, d| {
             let extent = if mlir_sys::mlirShapedTypeIsDynamicDim(raw, d as isize) {
                 DYNAMIC_EXTENT_ESTIMATE
