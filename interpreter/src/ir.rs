@@ -3,10 +3,9 @@
 //! interpretation (guaranteed by the borrow in [`crate::Interpreter`]).
 
 use crate::value::ElemType;
+use array_dialect::raw::string_ref;
+pub use array_dialect::raw::{Op, Val, block_arguments, block_ops, operands, results, value_type};
 use mlir_sys::*;
-
-pub type Op = MlirOperation;
-pub type Val = MlirValue;
 
 fn str_of<'a>(s: MlirStringRef) -> &'a str {
     if s.data.is_null() {
@@ -17,24 +16,10 @@ fn str_of<'a>(s: MlirStringRef) -> &'a str {
     unsafe { std::str::from_utf8(std::slice::from_raw_parts(s.data as *const u8, s.length)).unwrap_or("") }
 }
 
-fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
-}
-
 /// The op's name, e.g. `array.map` (borrowed from the context).
 pub fn op_name<'a>(op: Op) -> &'a str {
     // SAFETY: live op.
     unsafe { str_of(mlirIdentifierStr(mlirOperationGetName(op))) }
-}
-
-pub fn operands(op: Op) -> Vec<Val> {
-    // SAFETY: live op.
-    unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
-}
-
-pub fn results(op: Op) -> Vec<Val> {
-    // SAFETY: live op.
-    unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
 }
 
 pub fn result_count(op: Op) -> usize {
@@ -44,11 +29,6 @@ pub fn result_count(op: Op) -> usize {
 
 pub fn result_types(op: Op) -> Vec<MlirType> {
     results(op).into_iter().map(value_type).collect()
-}
-
-pub fn value_type(v: Val) -> MlirType {
-    // SAFETY: live value.
-    unsafe { mlirValueGetType(v) }
 }
 
 pub fn key(v: Val) -> usize {
@@ -70,24 +50,6 @@ pub fn first_block(region: MlirRegion) -> Option<MlirBlock> {
     // SAFETY: live region.
     let b = unsafe { mlirRegionGetFirstBlock(region) };
     (!b.ptr.is_null()).then_some(b)
-}
-
-pub fn block_ops(block: MlirBlock) -> Vec<Op> {
-    let mut out = Vec::new();
-    // SAFETY: live block.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(block);
-        while !op.ptr.is_null() {
-            out.push(op);
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
-    out
-}
-
-pub fn block_arguments(block: MlirBlock) -> Vec<Val> {
-    // SAFETY: live block.
-    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() }
 }
 
 pub fn successor(op: Op, index: usize) -> Option<MlirBlock> {

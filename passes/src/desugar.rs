@@ -85,7 +85,8 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
     };
     if let Some(new) = replacement {
         ir::replace_uses_where(op.result(0).unwrap().to_raw(), new.to_raw(), |_| true);
-        ir::erase(op.to_raw() as Op);
+        // SAFETY: the sugar op's one result was replaced above; `op` is not used again.
+        unsafe { ir::erase(op.to_raw() as Op) };
     }
 }
 

@@ -340,7 +340,8 @@ fn forward_sizes(block: MlirBlock) {
                     if let Some(extent) = shape.get(d as usize) {
                         ir::replace_uses_where(ir::results(op)[0], extent.to_raw(), |_| true);
                         // Now dead; left in place it would still use the array.
-                        ir::erase(op);
+                        // SAFETY: its result was replaced just above; `op` is not used again.
+                        unsafe { ir::erase(op) };
                     }
                     break;
                 }

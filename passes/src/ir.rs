@@ -3,13 +3,10 @@
 //! these cover editing it in place. Every function takes raw handles of live IR owned
 //! by the pass that calls it.
 
+use array_dialect::raw::string_ref;
+pub use array_dialect::raw::{Op, Val, block_arguments, block_ops, operands, results, value_type};
 use array_dialect::view::{ArrayOp, OpKind};
 use mlir_sys::*;
-
-/// A raw op handle (`MlirOperation`), compared by pointer.
-pub type Op = MlirOperation;
-/// A raw value handle.
-pub type Val = MlirValue;
 
 pub fn same_op(a: Op, b: Op) -> bool {
     a.ptr == b.ptr
@@ -42,21 +39,6 @@ pub fn kind(op: Op) -> Option<OpKind> {
 pub unsafe fn view<'c, 'a>(op: Op) -> Option<ArrayOp<'c, 'a>> {
     // SAFETY: the caller keeps the op live for 'a.
     ArrayOp::of(unsafe { melior::ir::OperationRef::from_raw(op) })
-}
-
-pub fn results(op: Op) -> Vec<Val> {
-    // SAFETY: live op.
-    unsafe { (0..mlirOperationGetNumResults(op)).map(|i| mlirOperationGetResult(op, i)).collect() }
-}
-
-pub fn operands(op: Op) -> Vec<Val> {
-    // SAFETY: live op.
-    unsafe { (0..mlirOperationGetNumOperands(op)).map(|i| mlirOperationGetOperand(op, i)).collect() }
-}
-
-pub fn value_type(v: Val) -> MlirType {
-    // SAFETY: live value.
-    unsafe { mlirValueGetType(v) }
 }
 
 /// The op that defines `v`, if it is an op result.
@@ -119,9 +101,13 @@ pub fn set_operands(op: Op, values: &[Val]) {
     unsafe { mlirOperationSetOperands(op, values.len() as isize, values.as_ptr()) }
 }
 
-/// Unlinks and destroys `op`, which must have no remaining uses.
-pub fn erase(op: Op) {
-    // SAFETY: the caller guarantees no uses remain.
+/// Unlinks and destroys `op`.
+///
+/// # Safety
+/// No result of `op` may have a remaining use, and no handle to `op` or to anything
+/// nested in it may be used afterwards (they dangle).
+pub unsafe fn erase(op: Op) {
+    // SAFETY: the caller's contract above.
     unsafe {
         mlirOperationRemoveFromParent(op);
         mlirOperationDestroy(op);
@@ -141,28 +127,6 @@ pub fn region(op: Op, index: isize) -> MlirRegion {
 pub fn first_block(region: MlirRegion) -> MlirBlock {
     // SAFETY: live region.
     unsafe { mlirRegionGetFirstBlock(region) }
-}
-
-pub fn block_ops(block: MlirBlock) -> Vec<Op> {
-    let mut out = Vec::new();
-    // SAFETY: live block.
-    unsafe {
-        let mut op = mlirBlockGetFirstOperation(block);
-        while !op.ptr.is_null() {
-            out.push(op);
-            op = mlirOperationGetNextInBlock(op);
-        }
-    }
-    out
-}
-
-pub fn block_arguments(block: MlirBlock) -> Vec<Val> {
-    // SAFETY: live block.
-    unsafe { (0..mlirBlockGetNumArguments(block)).map(|i| mlirBlockGetArgument(block, i)).collect() }
-}
-
-fn string_ref(s: &str) -> MlirStringRef {
-    MlirStringRef { data: s.as_ptr() as *const _, length: s.len() }
 }
 
 /// Creates op `name` before `anchor` with the given operands and result types, and one
@@ -205,13 +169,6 @@ pub fn create_before(
 /// The terminator (last op) of a block.
 pub fn terminator(block: MlirBlock) -> Op {
     *block_ops(block).last().expect("blocks of tree regions end in array.yield")
-}
-
-pub fn remove_attribute(op: Op, name: &str) {
-    // SAFETY: live op.
-    unsafe {
-        mlirOperationRemoveDiscardableAttributeByName(op, string_ref(name));
-    }
 }
 
 /// The integer value of discardable attribute `name`, if it is an integer attribute.

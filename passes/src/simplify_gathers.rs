@@ -206,7 +206,8 @@ fn simplify_gather(gather: Op) -> bool {
     match target {
         Some(array) if ir::same_type(ir::value_type(array), ir::value_type(result)) => {
             ir::replace_uses_where(result, array, |_| true);
-            ir::erase(gather);
+            // SAFETY: its only result was replaced above, and `gather` is not used again.
+            unsafe { ir::erase(gather) };
             true
         }
         _ => false,

@@ -203,7 +203,8 @@ fn lower_scalars(context: &Context, function: OperationRef) {
             }
             _ => continue,
         };
-        replace_and_erase(op, &replacements);
+        // SAFETY: the lowered values replace every result; `op` is not used again.
+        unsafe { replace_and_erase(op, &replacements) };
     }
 }
 

@@ -71,5 +71,7 @@ fn flatten(node: Op) {
         ir::replace_uses_where(result, value, |_| true);
     }
     // The yields still use the moved values; erasing the node erases them with it.
-    ir::erase(node);
+    // SAFETY: every result was replaced above and its ops were moved out; only the yields
+    // (inside it) still use values, and `node` is not used again.
+    unsafe { ir::erase(node) };
 }

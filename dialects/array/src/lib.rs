@@ -4,6 +4,7 @@
 //! classes, parsers, printers) that `cpp/ArrayDialect.cpp` completes with verifiers; the
 //! same file also gives the typed builders of [`ops`] through melior's `dialect!` macro.
 
+pub mod raw;
 pub mod source;
 pub mod types;
 pub mod view;

@@ -90,11 +90,16 @@ pub(super) fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -
 }
 
 /// Replaces every result of `op` by `replacements` and erases it.
-pub(super) fn replace_and_erase(op: Op, replacements: &[Val]) {
+///
+/// # Safety
+/// `replacements` must cover every result of `op` that has uses, and no handle to `op`
+/// or to anything nested in it may be used afterwards.
+pub(super) unsafe fn replace_and_erase(op: Op, replacements: &[Val]) {
     for (r, n) in ir::results(op).into_iter().zip(replacements) {
         ir::replace_uses_where(r, *n, |_| true);
     }
-    ir::erase(op);
+    // SAFETY: every used result was replaced above; the caller drops its handles.
+    unsafe { ir::erase(op) }
 }
 
 /// Builds ops of the upstream dialects before an anchor op, at one location.

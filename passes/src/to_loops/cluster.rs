@@ -73,7 +73,9 @@ pub(super) fn lower(b: &Builder, cluster: Op) {
             for (result, value) in ir::results(cluster).into_iter().zip(values) {
                 ir::replace_uses_where(result, value, |_| true);
             }
-            ir::erase(cluster);
+            // SAFETY: every result was replaced above and its leaves moved out; `cluster`
+            // is not used again.
+            unsafe { ir::erase(cluster) };
             if moved.len() > 1 {
                 emit_remark(
                     b.location,
@@ -115,7 +117,8 @@ fn flatten(node: Op, anchor: Op, moved: &mut Vec<Op>) -> Vec<Val> {
                     ir::replace_uses_where(result, value, |_| true);
                 }
                 // Its yields still read moved values; erasing it drops those uses.
-                ir::erase(*o);
+                // SAFETY: every result was replaced just above; `o` is not used again.
+                unsafe { ir::erase(*o) };
             } else {
                 ir::move_before(*o, anchor);
                 moved.push(*o);

@@ -20,7 +20,8 @@ impl<'c> Builder<'c> {
             self.store(anchor, *value, *buffer, &ivs);
         }
         let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
-        replace_and_erase(op, &tensors);
+        // SAFETY: the lowered values replace every result; `op` is not used again.
+        unsafe { replace_and_erase(op, &tensors) };
     }
 
     pub(super) fn lower_map(&self, op: Op) {
@@ -86,7 +87,8 @@ impl<'c> Builder<'c> {
             self.store(anchor, *final_value, *buffer, &outer_ivs);
         }
         let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
-        replace_and_erase(op, &tensors);
+        // SAFETY: the lowered values replace every result; `op` is not used again.
+        unsafe { replace_and_erase(op, &tensors) };
     }
 
     /// `array.scan` → `scf.parallel` over the outer dimensions (none for rank 1) around
@@ -136,7 +138,8 @@ impl<'c> Builder<'c> {
         }
         ir::set_operands(yield_op, &new);
         let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
-        replace_and_erase(op, &tensors);
+        // SAFETY: the lowered values replace every result; `op` is not used again.
+        unsafe { replace_and_erase(op, &tensors) };
     }
 
     /// `array.scatter` → a copy of the destination (`memref.alloc` + `memref.copy`),
@@ -181,7 +184,8 @@ impl<'c> Builder<'c> {
         let combined = inline_body(op, 0, &[old, new], body_anchor);
         self.store(body_anchor, combined[0], buffer, &at);
         let tensor = self.to_tensor(op, buffer, result_type);
-        replace_and_erase(op, &[tensor]);
+        // SAFETY: the lowered values replace every result; `op` is not used again.
+        unsafe { replace_and_erase(op, &[tensor]) };
     }
 
     /// `array.permute src into dest` (with or without a keep flag; `array-desugar` turns
@@ -222,7 +226,8 @@ impl<'c> Builder<'c> {
         let combined = inline_body(op, 1, &[old, new], body_anchor);
         self.store(body_anchor, combined[0], buffer, &at);
         let tensor = self.to_tensor(op, buffer, result_type);
-        replace_and_erase(op, &[tensor]);
+        // SAFETY: the lowered values replace every result; `op` is not used again.
+        unsafe { replace_and_erase(op, &[tensor]) };
     }
 
     /// `array.filter` → result buffers of the input length (an upper bound), then one
@@ -261,7 +266,8 @@ impl<'c> Builder<'c> {
                 self.to_tensor(op, view, *t)
             })
             .collect();
-        replace_and_erase(op, &tensors);
+        // SAFETY: the lowered values replace every result; `op` is not used again.
+        unsafe { replace_and_erase(op, &tensors) };
     }
 
     /// The segment length of one element: the count region's value as an index,
@@ -313,6 +319,7 @@ impl<'c> Builder<'c> {
         let next = self.binary(yield_op, arith::addi, offset, count);
         ir::set_operands(yield_op, &[next]);
         let tensors: Vec<Val> = buffers.iter().zip(&result_types).map(|(b, t)| self.to_tensor(op, *b, *t)).collect();
-        replace_and_erase(op, &tensors);
+        // SAFETY: the lowered values replace every result; `op` is not used again.
+        unsafe { replace_and_erase(op, &tensors) };
     }
 }

@@ -28,6 +28,7 @@
 //! write-allocate read of stores, a scatter's copy of its destination, scans' and
 //! segments' extra passes.
 
+use array_dialect::types::element_bytes;
 use fusion_analysis::{
     clustering::Clustering,
     cost::{CostModel, evaluate},
@@ -41,7 +42,6 @@ use melior::{
     Context,
     ir::{BlockLike, Module, RegionLike, TypeLike, ValueLike, attribute::StringAttribute, operation::OperationLike},
 };
-use array_dialect::types::element_bytes;
 use mlir_sys::MlirType;
 use std::path::Path;
 

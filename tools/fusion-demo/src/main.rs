@@ -12,14 +12,14 @@
 
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
 use fusion_analysis::graph::Graph;
-use fusion_passes::extract::ExtractError;
-use fusion_passes::summary::FunctionSummary;
 use fusion_codegen::{
     Variant,
     check::{CheckOutcome, FileJit, check_function, load_fused},
     inputs::{generate_args, read_args, shipped_inputs},
 };
 use fusion_interpreter::{FunctionInfo, Interpreter};
+use fusion_passes::extract::ExtractError;
+use fusion_passes::summary::FunctionSummary;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

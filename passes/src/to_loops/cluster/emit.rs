@@ -403,6 +403,7 @@ impl<'c> Builder<'c> {
             };
             tensors.push(self.to_tensor(cluster, buffer, *t));
         }
-        replace_and_erase(cluster, &tensors);
+        // SAFETY: the lowered values replace every result; `cluster` is not used again.
+        unsafe { replace_and_erase(cluster, &tensors) };
     }
 }
