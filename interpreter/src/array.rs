@@ -364,14 +364,7 @@ impl Machine<'_, '_> {
                 }
             }
         }
-        elems
-            .into_iter()
-            .zip(outs)
-            .map(|(e, out)| {
-                let n = out.len();
-                make_tensor(op, e, vec![n], out)
-            })
-            .collect()
+        vectors(op, elems, outs)
     }
 
     fn expand(&self, frame: &mut Frame, op: Op, operands: Vec<Value>) -> R<Vec<Value>> {
@@ -400,14 +393,7 @@ impl Machine<'_, '_> {
                 }
             }
         }
-        elems
-            .into_iter()
-            .zip(outs)
-            .map(|(e, out)| {
-                let n = out.len();
-                make_tensor(op, e, vec![n], out)
-            })
-            .collect()
+        vectors(op, elems, outs)
     }
 
     fn backpermute(&self, frame: &mut Frame, op: Op, source: Value, shape: Vec<Value>) -> R<Vec<Value>> {
@@ -525,4 +511,17 @@ mod tests {
         assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
         assert_eq!(unravel(0, &[]), Vec::<usize>::new());
     }
+}
+
+/// One vector result per element type, holding the elements collected for it (the
+/// results of `filter` and `expand`, whose lengths are known only after the loop).
+fn vectors(op: Op, elems: Vec<ElemType>, outs: Vec<Vec<Value>>) -> R<Vec<Value>> {
+    elems
+        .into_iter()
+        .zip(outs)
+        .map(|(e, out)| {
+            let n = out.len();
+            make_tensor(op, e, vec![n], out)
+        })
+        .collect()
 }
