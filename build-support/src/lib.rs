@@ -60,6 +60,7 @@ pub fn emit_scip_search_path() {
 
 /// A C++ build against the MLIR 22 headers, with the flags MLIR's own libraries are built
 /// with (C++17, no RTTI, no exceptions); callers add their sources and compile.
+#[cfg(feature = "cpp")]
 pub fn mlir_cpp_build() -> cc::Build {
     let mut build = cc::Build::new();
     build
