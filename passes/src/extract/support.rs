@@ -24,7 +24,6 @@ pub fn op_name(op: OperationRef) -> String {
 #[derive(Clone, Debug, Default)]
 pub struct Names<'s> {
     lines: Vec<&'s str>,
-    file_name: Option<String>,
 }
 
 fn is_ident_char(c: char) -> bool {
@@ -65,24 +64,12 @@ impl<'s> Names<'s> {
     pub fn new(source_text: Option<&'s str>) -> Self {
         let lines =
             source_text.map(|t| t.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l)).collect()).unwrap_or_default();
-        Names { lines, file_name: None }
-    }
-
-    /// Reports locations in `file_name` where the module's locations name no file
-    /// (`-`, as when parsed from a string).
-    pub fn with_file_name(mut self, file_name: &str) -> Self {
-        self.file_name = Some(file_name.to_owned());
-        self
+        Names { lines }
     }
 
     /// File, line and column of a location.
     pub fn location(&self, location: Location) -> Option<(String, u32, u32)> {
-        let (file, line, col) = file_line_col(location)?;
-        let file = match &self.file_name {
-            Some(name) if file.is_empty() || file == "-" => name.clone(),
-            _ => file,
-        };
-        Some((file, line, col))
+        file_line_col(location)
     }
 
     /// `file:line:col`, or `an unknown location`.
