@@ -18,8 +18,37 @@ use fusion_analysis::{
 use fusion_solver::Limits;
 use std::process::ExitCode;
 
+const USAGE: &str = "usage: fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60] \
+                     [--formulations combined,gather] [--cost reads-writes] [--dump-ilp DIR]";
+
+/// The flags fusion-bench takes, each with a value.
+const FLAGS: &[&str] = &["--sizes", "--seeds", "--time-limit", "--formulations", "--cost", "--dump-ilp"];
+
+/// Checks the command line: every argument is a known flag followed by its value.
+fn check_arguments(args: &[String]) -> Result<(), String> {
+    let mut i = 0;
+    while i < args.len() {
+        if !FLAGS.contains(&args[i].as_str()) {
+            return Err(format!("unknown argument '{}'", args[i]));
+        }
+        if i + 1 >= args.len() {
+            return Err(format!("{} needs a value", args[i]));
+        }
+        i += 2;
+    }
+    Ok(())
+}
+
 fn arg<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
     args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(|s| s.as_str())
+}
+
+/// The value of `name` parsed as a `T`, `default` when absent; an error names the flag.
+fn parsed<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> Result<T, String> {
+    match arg(args, name) {
+        None => Ok(default),
+        Some(text) => text.parse().map_err(|_| format!("{name}: cannot read '{text}'")),
+    }
 }
 
 fn row(label: &str, g: &Graph, formulation: Formulation, options: &AnalysisOptions) {
@@ -50,14 +79,27 @@ fn row(label: &str, g: &Graph, formulation: Formulation, options: &AnalysisOptio
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let parse_list =
         |s: &str| -> Vec<String> { s.split(',').map(|x| x.trim().to_owned()).filter(|x| !x.is_empty()).collect() };
-    let sizes: Vec<usize> = parse_list(arg(&args, "--sizes").unwrap_or("10,30,100,300,1000"))
-        .iter()
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    let seeds: u64 = arg(&args, "--seeds").and_then(|s| s.parse().ok()).unwrap_or(3);
-    let time_limit: f64 = arg(&args, "--time-limit").and_then(|s| s.parse().ok()).unwrap_or(60.0);
+    let numbers = || -> Result<(Vec<usize>, u64, f64), String> {
+        check_arguments(&args)?;
+        let sizes = parse_list(arg(&args, "--sizes").unwrap_or("10,30,100,300,1000"))
+            .iter()
+            .map(|s| s.parse().map_err(|_| format!("--sizes: cannot read '{s}'")))
+            .collect::<Result<Vec<usize>, String>>()?;
+        Ok((sizes, parsed(&args, "--seeds", 3)?, parsed(&args, "--time-limit", 60.0)?))
+    };
+    let (sizes, seeds, time_limit) = match numbers() {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("fusion-bench: {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
     let cost = arg(&args, "--cost").unwrap_or("reads-writes");
     let formulations: Vec<Formulation> = match parse_list(arg(&args, "--formulations").unwrap_or("combined,gather"))
         .iter()
