@@ -356,46 +356,57 @@ impl RawCompiled {
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         // SAFETY: plain words viewed as bytes.
         let bytes = unsafe { std::slice::from_raw_parts(result.as_ptr() as *const u8, result.len() * 8) };
-        let mut allocations: Vec<Rc<Allocation>> = Vec::new();
-        let mut out = Vec::new();
-        for (s, &off) in out_slots.iter().zip(&offsets) {
-            match *s {
-                Slot::Scalar(e, n) => out.push(Output::Scalar(get(&bytes[off..], e, n))),
-                Slot::Memref(e, rank) => {
-                    let word = |k: usize| i64::from_le_bytes(bytes[off + 8 * k..off + 8 * k + 8].try_into().unwrap());
-                    let allocated = word(0) as *mut u8;
-                    let (shape, strides): (Vec<usize>, Vec<i64>) = (
-                        (0..rank).map(|k| word(3 + k) as usize).collect(),
-                        (0..rank).map(|k| word(3 + rank + k)).collect(),
-                    );
-                    let (offset, aligned) = (word(2), word(1) as *const u8);
-                    let tensor = if argument_bases.contains(&(allocated as *const u8)) {
-                        // Ruled out by the ABI; never free an argument: copy it out.
-                        let copy = gather(e, &shape, &strides, offset, aligned);
-                        let (strides, aligned) = (row_major(&shape), copy.bytes().as_ptr());
-                        Tensor { elem: e, shape, strides, offset: 0, aligned, storage: Storage::Copied(copy) }
-                    } else {
-                        let shared = match allocations.iter().find(|a| a.0 == allocated) {
-                            Some(a) => a.clone(),
-                            None => {
-                                let a = Rc::new(Allocation(allocated));
-                                allocations.push(a.clone());
-                                a
-                            }
-                        };
-                        Tensor {
-                            elem: e,
-                            shape,
-                            strides,
-                            offset,
-                            aligned,
-                            storage: Storage::Owned { _allocation: shared },
-                        }
-                    };
-                    out.push(Output::Tensor(tensor));
-                }
-            }
-        }
+        // SAFETY: the call filled the result struct as `out_slots` describe.
+        let out = unsafe { read_outputs(bytes, &out_slots, &offsets, &argument_bases) };
         Ok((out, ms))
     }
+}
+
+/// The outputs of a call from the C struct `bytes` (laid out at `offsets` as `out_slots`
+/// say). Tensor results sharing one allocation share its ownership; a result whose
+/// allocation is an argument's buffer (`argument_bases`, ruled out by the ABI) is copied out.
+///
+/// # Safety
+/// `bytes` must hold what the compiled function wrote: every memref descriptor in it
+/// describes live elements of an allocation the caller now owns (or of an argument).
+unsafe fn read_outputs(
+    bytes: &[u8],
+    out_slots: &[Slot],
+    offsets: &[usize],
+    argument_bases: &[*const u8],
+) -> Vec<Output> {
+    let mut allocations: Vec<Rc<Allocation>> = Vec::new();
+    let mut out = Vec::new();
+    for (s, &off) in out_slots.iter().zip(offsets) {
+        match *s {
+            Slot::Scalar(e, n) => out.push(Output::Scalar(get(&bytes[off..], e, n))),
+            Slot::Memref(e, rank) => {
+                let word = |k: usize| i64::from_le_bytes(bytes[off + 8 * k..off + 8 * k + 8].try_into().unwrap());
+                let allocated = word(0) as *mut u8;
+                let (shape, strides): (Vec<usize>, Vec<i64>) = (
+                    (0..rank).map(|k| word(3 + k) as usize).collect(),
+                    (0..rank).map(|k| word(3 + rank + k)).collect(),
+                );
+                let (offset, aligned) = (word(2), word(1) as *const u8);
+                let tensor = if argument_bases.contains(&(allocated as *const u8)) {
+                    // Ruled out by the ABI; never free an argument: copy it out.
+                    let copy = gather(e, &shape, &strides, offset, aligned);
+                    let (strides, aligned) = (row_major(&shape), copy.bytes().as_ptr());
+                    Tensor { elem: e, shape, strides, offset: 0, aligned, storage: Storage::Copied(copy) }
+                } else {
+                    let shared = match allocations.iter().find(|a| a.0 == allocated) {
+                        Some(a) => a.clone(),
+                        None => {
+                            let a = Rc::new(Allocation(allocated));
+                            allocations.push(a.clone());
+                            a
+                        }
+                    };
+                    Tensor { elem: e, shape, strides, offset, aligned, storage: Storage::Owned { _allocation: shared } }
+                };
+                out.push(Output::Tensor(tensor));
+            }
+        }
+    }
+    out
 }
