@@ -67,9 +67,15 @@ func.func @permute(%dest: tensor<?xf32>, %src: tensor<?xf32>) -> tensor<?xf32> {
   return %p : tensor<?xf32>
 }
 
+// A keep-flag permute stays; a rank-0 replicate becomes a generate reading the scalar.
 // CHECK-LABEL: func.func @kept(
 // CHECK: array.permute
-// CHECK: array.replicate
+// CHECK: array.generate(%arg3) : tensor<?xf32> {
+// CHECK-NEXT: ^bb0(%{{.*}}: index):
+// CHECK-NEXT: %[[S:.*]] = array.index %arg2[] : tensor<f32>
+// CHECK-NEXT: array.yield %[[S]] : f32
+// CHECK-NOT: array.replicate
+// CHECK: return
 func.func @kept(%dest: tensor<?xf32>, %src: tensor<?xf32>, %s: tensor<f32>, %m: index) -> (tensor<?xf32>, tensor<?xf32>) {
   // expected-remark@+1 {{array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)}}
   %q = array.permute %src into %dest : tensor<?xf32> into tensor<?xf32> index {
@@ -80,7 +86,6 @@ func.func @kept(%dest: tensor<?xf32>, %src: tensor<?xf32>, %s: tensor<f32>, %m: 
   ^bb0(%old: f32, %new: f32):
     array.yield %new : f32
   }
-  // expected-remark@+1 {{array-desugar: a replicated rank-0 array is kept as it is}}
   %z = array.replicate %s, %m : tensor<f32> -> tensor<?xf32>
   return %q, %z : tensor<?xf32>, tensor<?xf32>
 }

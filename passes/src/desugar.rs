@@ -8,9 +8,12 @@
 //! * `permute src into dest f c` → `generate` over the source shape with `f`, then
 //!   `scatter dest[...] , src combine c`.
 //!
-//! Left as they are, with a remark: `permute` whose index region yields a keep flag
-//! (scatter has no way to drop an element) and `replicate` of a rank-0 array (gather
-//! needs a source of rank ≥ 1); the analysis still treats them as scatter/gather.
+//! * `replicate x, m` of a rank-0 `x` → `generate (m)` reading `x[]` (a gather needs a
+//!   source of rank ≥ 1).
+//!
+//! Left as it is, with a remark: `permute` whose index region yields a keep flag (scatter
+//! has no way to drop an element); the analysis still treats it as a scatter, and
+//! `array-to-loops` lowers it directly.
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_remark};
 use crate::ir::{self, Op};
@@ -174,14 +177,10 @@ impl<'c, 'a> Sugar<'c, 'a> {
     fn replicate(&self, source: Value<'c, 'a>, count: Value<'c, 'a>) -> Option<Value<'c, 'a>> {
         let (context, location) = (self.context, self.location);
         let source_rank = shape_of(source.r#type()).len();
-        if source_rank == 0 {
-            emit_remark(
-                location,
-                "array-desugar: a replicated rank-0 array is kept as it is (gather needs a source of rank 1 or more)",
-            );
-            return None;
-        }
         let result_type = self.op.result(0).unwrap().r#type();
+        if source_rank == 0 {
+            return Some(self.replicate_scalar(source, count, result_type));
+        }
         let mut extents = self.dims(source);
         extents.push(count);
         let body = Block::new(&vec![(index(context), location); source_rank + 1]);
@@ -190,6 +189,26 @@ impl<'c, 'a> Sugar<'c, 'a> {
         let region = Region::new();
         region.append_block(body);
         Some(self.generate_and_gather(source, &extents, &shape_of(result_type), region, result_type))
+    }
+
+    /// `replicate x, m` of a rank-0 `x`: `generate (m)` whose element function reads the
+    /// one element, `x[]` (`array.index`: `x` becomes a free variable of the generate, seed
+    /// 000 `xs ! i`), since a gather needs a source of rank 1 or more.
+    fn replicate_scalar(&self, source: Value<'c, 'a>, count: Value<'c, 'a>, result: Type<'c>) -> Value<'c, 'a> {
+        let (context, location) = (self.context, self.location);
+        let element = RankedTensorType::try_from(source.r#type()).expect("replicate takes an array").element();
+        let body = Block::new(&[(index(context), location)]);
+        let read = body.append_operation(
+            OperationBuilder::new(OpKind::Index.name(), location)
+                .add_operands(&[source])
+                .add_results(&[element])
+                .build()
+                .expect("a read of a rank-0 array is valid"),
+        );
+        body.append_operation(crate::ops_yield(context, &[read.result(0).unwrap().into()], location));
+        let region = Region::new();
+        region.append_block(body);
+        self.insert(generate_op(location, &[count], &[result], region)).result(0).unwrap().into()
     }
 
     fn permute(

@@ -121,7 +121,7 @@ const LOWERED: &[OpKind] = &[
 ];
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    lower_scalars(context, function);
+    lower_without_loops(context, function);
     let mut targets = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
         if OpKind::of(&op).is_some_and(|kind| LOWERED.contains(&kind)) {
@@ -171,10 +171,14 @@ fn lower_op(context: &Context, op: Op) {
 /// and clusters: they read a tensor defined before the combinator, seed 000 `xs ! i`
 /// makes `xs` a free variable that is fully computed first). Bufferization turns them
 /// into `memref.dim`/`memref.load` of the array's buffer.
-fn lower_scalars(context: &Context, function: OperationRef) {
+///
+/// `array.force xs` → `xs`: force is seed 000's fusion barrier, which the analysis has
+/// already honoured (nothing is fused across it, so `xs` is materialised by its own loop
+/// nest); on values it is the identity, and tensors are values, so no copy is needed.
+fn lower_without_loops(context: &Context, function: OperationRef) {
     let mut scalars = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
-        if OpKind::of(&op).is_some_and(OpKind::is_size_or_element_read) {
+        if OpKind::of(&op).is_some_and(|kind| kind.is_size_or_element_read() || kind == OpKind::Force) {
             scalars.push(op.to_raw());
         }
         melior::ir::operation::WalkResult::Advance
@@ -201,6 +205,7 @@ fn lower_scalars(context: &Context, function: OperationRef) {
                     ),
                 ]
             }
+            Some(ArrayOp::Force { input }) => vec![input.to_raw()],
             _ => continue,
         };
         // SAFETY: the lowered values replace every result; `op` is not used again.
