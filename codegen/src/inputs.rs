@@ -2,9 +2,9 @@
 //! or read from `.npy` files ([`read_args`]), including the files shipped beside a program
 //! ([`shipped_inputs`]).
 //!
-//! Generated values: dynamic extents are `size`; integers in -8..8, `index` elements in
-//! bounds (0..size), an `index` scalar is `size` itself, floats in [-4, 4) (multiples of
-//! 1/8, so sums are exact), `i1` fair coins. The same seed gives the same inputs everywhere
+//! Generated values: dynamic extents are `size` (0 included: empty arrays); integers in
+//! -8..8, `index` elements in bounds (0..size), an `index` scalar is `size` itself, floats
+//! in [-4, 4) (multiples of 1/8, so sums are exact), `i1` fair coins. The same seed gives the same inputs everywhere
 //! (SplitMix64). Functions whose inputs have a structure that random values do not have (a
 //! graph in CSR form, indices that must be in range, the state of a loop) take inputs from
 //! files instead: see [`shipped_inputs`].
@@ -31,13 +31,15 @@ impl Rng {
 
 /// A generated value of type `t` (see the module header for the ranges).
 pub fn generate(t: &Type, size: usize, rng: &mut Rng) -> Value {
-    let size = size.max(1);
+    // With size 0 no index is in bounds (arrays of dynamic extent are empty); 0 is the
+    // value an index element of a static-shaped array then gets.
+    let index_bound = size.max(1) as u64;
     let mut element = |e: ElemType| -> Value {
         let r = rng.next_u64();
         match e {
             ElemType::Int(1) => Value::i1(r.is_multiple_of(2)),
             ElemType::Int(w) => Value::int(w, (r % 16) as i64 - 8),
-            ElemType::Index => Value::Index((r % size as u64) as i64),
+            ElemType::Index => Value::Index((r % index_bound) as i64),
             ElemType::F32 => Value::F32(((r % 64) as f32 - 32.0) / 8.0),
             ElemType::F64 => Value::F64(((r % 64) as f64 - 32.0) / 8.0),
             ElemType::Complex32 | ElemType::Complex64 => Value::complex((r % 8) as f64, ((r >> 8) % 8) as f64),

@@ -67,8 +67,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
             ("check", "") => options.check = true,
             ("seed", v) => options.seed = v.parse().map_err(|_| format!("--seed: '{v}' is not a number"))?,
             ("size", v) => {
-                options.size =
-                    v.parse().ok().filter(|n| *n > 0).ok_or(format!("--size: '{v}' is not a positive number"))?
+                options.size = v.parse().map_err(|_| format!("--size: '{v}' is not a number of elements"))?
             }
             ("function", v) if !v.is_empty() => options.function = Some(v.trim_start_matches('@').to_owned()),
             ("input", v) if !v.is_empty() => options.inputs.push(v.into()),
@@ -260,6 +259,7 @@ mod tests {
         assert!(flags(&["fuse-opt", "f.mlir", "--canonicalize"]).unwrap().is_none());
         assert_eq!(flags(&["fuse-opt", "f.mlir", "--output-dir=x"]).err().unwrap(), "--output-dir needs --run");
         assert!(flags(&["fuse-opt", "f.mlir", "--run", "--canonicalize"]).is_err());
-        assert!(flags(&["fuse-opt", "--run", "--size=0", "f.mlir"]).unwrap_err().contains("positive"));
+        assert_eq!(flags(&["fuse-opt", "--run", "--size=0", "f.mlir"]).unwrap().unwrap().size, 0);
+        assert!(flags(&["fuse-opt", "--run", "--size=-1", "f.mlir"]).unwrap_err().contains("not a number of elements"));
     }
 }
