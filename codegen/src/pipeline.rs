@@ -43,7 +43,7 @@ pub fn to_llvm(threads: Threads) -> String {
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, \
          buffer-deallocation-pipeline, convert-bufferization-to-memref, {scf_to_openmp}{memref_before}convert-scf-to-cf, {memref_after}\
-         convert-complex-to-standard, convert-math-to-llvm, convert-arith-to-llvm, \
+         convert-complex-to-standard, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, \
          convert-complex-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, {openmp_to_llvm}convert-func-to-llvm, \
          reconcile-unrealized-casts"
     )

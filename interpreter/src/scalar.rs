@@ -103,6 +103,8 @@ const ELEMENTWISE: &[&str] = &[
     "math.round",
     "math.roundeven",
     "math.trunc",
+    "math.erf",
+    "math.erfc",
     "math.fma",
     "math.copysign",
     "math.ctlz",
@@ -324,6 +326,28 @@ fn make_float(op: Op, e: ElemType, x: f64) -> R<Value> {
     }
 }
 
+unsafe extern "C" {
+    fn erf(x: f64) -> f64;
+    fn erff(x: f32) -> f32;
+    fn erfc(x: f64) -> f64;
+    fn erfcf(x: f32) -> f32;
+}
+
+/// `math.erf` / `math.erfc` (`complement`) of `x` at precision `e`, from the C library
+/// (Rust's std has neither): the same functions compiled code calls after
+/// `convert-math-to-libm` (`erff` for f32, so the two agree bit for bit).
+fn error_function(x: f64, e: ElemType, complement: bool) -> f64 {
+    // SAFETY: pure C functions of one floating-point argument.
+    unsafe {
+        match (e, complement) {
+            (ElemType::F32, false) => erff(x as f32) as f64,
+            (ElemType::F32, true) => erfcf(x as f32) as f64,
+            (_, false) => erf(x),
+            (_, true) => erfc(x),
+        }
+    }
+}
+
 fn minimum(a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         f64::NAN
@@ -506,6 +530,8 @@ fn scalar(op: Op, name: &str, xs: &[Value], e: ElemType) -> R<Value> {
         "math.round" => f1(f64::round),
         "math.roundeven" => f1(f64::round_ties_even),
         "math.trunc" => f1(f64::trunc),
+        "math.erf" => make_float(op, e, error_function(fval(op, arg(0)?)?, e, false)),
+        "math.erfc" => make_float(op, e, error_function(fval(op, arg(0)?)?, e, true)),
         "math.fma" => make_float(op, e, fval(op, arg(0)?)?.mul_add(fval(op, arg(1)?)?, fval(op, arg(2)?)?)),
         "math.fpowi" => {
             let (w, y) = ibits(op, arg(1)?)?;

@@ -227,6 +227,14 @@ func.func @fmath(%x: f64) -> (f64, f64, f64, f64, f64, f64) {
   return %0, %1, %2, %3, %4, %5 : f64, f64, f64, f64, f64, f64
 }
 
+func.func @erfs(%x: f64, %y: f32) -> (f64, f64, f32, f32) {
+  %0 = math.erf %x : f64
+  %1 = math.erfc %x : f64
+  %2 = math.erf %y : f32
+  %3 = math.erfc %y : f32
+  return %0, %1, %2, %3 : f64, f64, f32, f32
+}
+
 func.func @cplx(%a: complex<f64>, %b: complex<f64>) -> (complex<f64>, complex<f64>, complex<f64>, f64, f64, f64, complex<f64>) {
   %0 = complex.add %a, %b : complex<f64>
   %1 = complex.sub %a, %b : complex<f64>
@@ -280,6 +288,24 @@ fn ordered_and_unordered_float_comparisons() {
     assert_eq!(out, [true, true, false, true, true, false].map(Value::i1).to_vec());
     let out = run_ok(FLOATS, "fcmp", vec![Value::f32(f32::NAN), Value::f32(2.0)]);
     assert_eq!(out, [false, true, false, true, false, true].map(Value::i1).to_vec());
+}
+
+#[test]
+fn error_functions() {
+    // Reference values of erf and erfc at 1 and -0.5 (Abramowitz and Stegun Table 7.1,
+    // to the digits printed there; f32 to its own precision).
+    let out = run_ok(FLOATS, "erfs", vec![Value::f64(1.0), Value::f32(-0.5)]);
+    let float = |v: &Value| match v {
+        Value::F64(x) => *x,
+        Value::F32(x) => *x as f64,
+        other => panic!("not a float: {other:?}"),
+    };
+    let expected = [0.842_700_792_949_715, 0.157_299_207_050_285, -0.520_499_877_813_047, 1.520_499_877_813_047];
+    let tolerance = [1e-15, 1e-15, 1e-7, 1e-7];
+    for ((v, e), t) in out.iter().zip(expected).zip(tolerance) {
+        assert!((float(v) - e).abs() <= t * e.abs(), "{v:?} is not {e}");
+    }
+    assert!(matches!(out[2], Value::F32(_)) && matches!(out[3], Value::F32(_)), "f32 in, f32 out: {out:?}");
 }
 
 #[test]
