@@ -35,6 +35,10 @@ pub enum Dtype {
     F32,
     /// `<f8`
     F64,
+    /// `<c8`: two `<f4` (real, imaginary)
+    Complex64,
+    /// `<c16`: two `<f8`
+    Complex128,
 }
 
 impl Dtype {
@@ -43,7 +47,8 @@ impl Dtype {
             Dtype::Bool => 1,
             Dtype::Int(k) | Dtype::UInt(k) => k,
             Dtype::F32 => 4,
-            Dtype::F64 => 8,
+            Dtype::F64 | Dtype::Complex64 => 8,
+            Dtype::Complex128 => 16,
         }
     }
 
@@ -56,12 +61,17 @@ impl Dtype {
             Dtype::UInt(k) => format!("{order}u{k}"),
             Dtype::F32 => "<f4".into(),
             Dtype::F64 => "<f8".into(),
+            Dtype::Complex64 => "<c8".into(),
+            Dtype::Complex128 => "<c16".into(),
         }
     }
 
     fn parse(descr: &str) -> Result<Dtype, String> {
-        let bad =
-            || format!("dtype '{descr}' is not supported (supported: <i1 <i2 <i4 <i8 <u1 <u2 <u4 <u8 |b1 <f4 <f8)");
+        let bad = || {
+            format!(
+                "dtype '{descr}' is not supported (supported: <i1 <i2 <i4 <i8 <u1 <u2 <u4 <u8 |b1 <f4 <f8 <c8 <c16)"
+            )
+        };
         let (order, rest) = descr.split_at(descr.char_indices().nth(1).map(|(i, _)| i).unwrap_or(descr.len()));
         let (kind, size) = rest.split_at(rest.char_indices().nth(1).map(|(i, _)| i).unwrap_or(rest.len()));
         let size: usize = size.parse().map_err(|_| bad())?;
@@ -71,6 +81,8 @@ impl Dtype {
             ("u", 1 | 2 | 4 | 8) => Dtype::UInt(size),
             ("f", 4) => Dtype::F32,
             ("f", 8) => Dtype::F64,
+            ("c", 8) => Dtype::Complex64,
+            ("c", 16) => Dtype::Complex128,
             _ => return Err(bad()),
         };
         match order {
@@ -286,6 +298,7 @@ fn fits(dtype: Dtype, e: ElemType) -> bool {
         (ElemType::Int(w), Dtype::Int(k) | Dtype::UInt(k)) => w as usize == 8 * k,
         (ElemType::Index, Dtype::Int(8) | Dtype::UInt(8)) => true,
         (ElemType::F32, Dtype::F32) | (ElemType::F64, Dtype::F64) => true,
+        (ElemType::Complex32, Dtype::Complex64) | (ElemType::Complex64, Dtype::Complex128) => true,
         _ => false,
     }
 }
@@ -298,6 +311,8 @@ pub fn dtype_of(e: ElemType) -> Result<Dtype, String> {
         ElemType::Index => Dtype::Int(8),
         ElemType::F32 => Dtype::F32,
         ElemType::F64 => Dtype::F64,
+        ElemType::Complex32 => Dtype::Complex64,
+        ElemType::Complex64 => Dtype::Complex128,
         other => return Err(format!("element type {other} has no .npy dtype here")),
     })
 }
@@ -320,6 +335,9 @@ pub fn to_value(array: &Array, t: &Type) -> Result<Value, String> {
         .data
         .chunks_exact(n)
         .map(|c| {
+            if let Some(value) = complex_element(array.dtype, c) {
+                return value;
+            }
             let mut b = [0u8; 8];
             b[..n].copy_from_slice(c);
             let bits = u64::from_le_bytes(b);
@@ -336,6 +354,23 @@ pub fn to_value(array: &Array, t: &Type) -> Result<Value, String> {
         Type::Scalar(_) => elements.into_iter().next().unwrap_or(Value::Opaque(0)),
         _ => Value::tensor(elem, array.shape.clone(), elements),
     })
+}
+
+/// A complex element (`<c8`: two f32, `<c16`: two f64, real part first); `None` for
+/// other dtypes.
+fn complex_element(dtype: Dtype, bytes: &[u8]) -> Option<Value> {
+    let (re, im) = bytes.split_at(bytes.len() / 2);
+    match dtype {
+        Dtype::Complex64 => {
+            let part = |b: &[u8]| f32::from_le_bytes(b.try_into().expect("4 bytes")) as f64;
+            Some(Value::complex(part(re), part(im)))
+        }
+        Dtype::Complex128 => {
+            let part = |b: &[u8]| f64::from_le_bytes(b.try_into().expect("8 bytes"));
+            Some(Value::complex(part(re), part(im)))
+        }
+        _ => None,
+    }
 }
 
 fn mask(w: u32) -> u64 {
@@ -369,6 +404,13 @@ pub fn from_value(v: &Value) -> Result<Array, String> {
     let n = dtype.size();
     let mut data = Vec::with_capacity(n * elements.len());
     for x in elements {
+        if let Value::Complex { re, im } = x {
+            match dtype {
+                Dtype::Complex64 => [*re as f32, *im as f32].iter().for_each(|p| data.extend(p.to_le_bytes())),
+                _ => [*re, *im].iter().for_each(|p| data.extend(p.to_le_bytes())),
+            }
+            continue;
+        }
         let bits: u64 = match x {
             Value::Int { bits, .. } => *bits,
             Value::Index(i) => *i as u64,
@@ -418,6 +460,10 @@ mod tests {
         round_trip(&Value::vector_index(&[0, 7]), &vec_t(ElemType::Index));
         round_trip(&Value::vector_f32(&[1.5, -0.25]), &vec_t(ElemType::F32));
         round_trip(&Value::vector_f64(&[1e300, -0.0, f64::NAN]), &vec_t(ElemType::F64));
+        let complex =
+            |parts: &[(f64, f64)], e| Value::vector(e, parts.iter().map(|&(r, i)| Value::complex(r, i)).collect());
+        round_trip(&complex(&[(1.5, -2.0), (0.0, 3.25)], ElemType::Complex32), &vec_t(ElemType::Complex32));
+        round_trip(&complex(&[(1e300, -0.5)], ElemType::Complex64), &vec_t(ElemType::Complex64));
         round_trip(
             &Value::matrix_i64(2, 3, &[1, 2, 3, 4, 5, 6]),
             &Type::Tensor { elem: ElemType::Int(64), shape: vec![Some(2), None] },
@@ -464,6 +510,13 @@ mod tests {
         // Fortran order is harmless for vectors.
         let f = numpy_file(1, "{'descr': '<i8', 'fortran_order': True, 'shape': (1,), }\n", &5i64.to_le_bytes());
         assert!(decode(&f).is_ok());
+        // np.array([1+2j, -0.5j], dtype=np.complex64): real and imaginary f32 pairs.
+        let data: Vec<u8> = [1.0f32, 2.0, 0.0, -0.5].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let c = numpy_file(1, "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }\n", &data);
+        let v = to_value(&decode(&c).unwrap(), &vec_t(ElemType::Complex32)).unwrap();
+        let expected = Value::vector(ElemType::Complex32, vec![Value::complex(1.0, 2.0), Value::complex(0.0, -0.5)]);
+        assert!(v.bitwise_eq(&expected), "{v}");
+        assert!(to_value(&decode(&c).unwrap(), &vec_t(ElemType::Complex64)).unwrap_err().contains("does not fit"));
     }
 
     #[test]
@@ -481,8 +534,8 @@ mod tests {
         assert!(err(&cut[..9]).contains("truncated"));
         let big = numpy_file(1, "{'descr': '>i8', 'fortran_order': False, 'shape': (1,), }\n", &[0; 8]);
         assert!(err(&big).contains("big-endian"));
-        let c16 = numpy_file(1, "{'descr': '<c16', 'fortran_order': False, 'shape': (1,), }\n", &[0; 16]);
-        assert!(err(&c16).contains("not supported"));
+        let half = numpy_file(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }\n", &[0; 2]);
+        assert!(err(&half).contains("not supported"));
         let junk = numpy_file(1, "{'descr': '<i8', 'shape': (1,), }\n", &[0; 8]);
         assert!(err(&junk).contains("lacks"));
         let huge =
