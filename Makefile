@@ -12,7 +12,7 @@ export TABLEGEN_220_PREFIX ?= $(LLVM_PREFIX)
 export LIBCLANG_PATH ?= $(LLVM_PREFIX)/lib
 CARGO ?= cargo
 
-.PHONY: setup build demo test unit lit clean
+.PHONY: setup build demo test unit lit memcheck clean
 
 setup:
 	./scripts/setup.sh
@@ -30,6 +30,10 @@ lit: build
 	$(LLVM_PREFIX)/bin/lit -sv lit
 
 test: unit lit
+
+# Valgrind over `fuse-opt --run --check` of every example (slow; not part of `make test`).
+memcheck: build
+	./scripts/memcheck.sh
 
 clean:
 	$(CARGO) clean

@@ -45,8 +45,14 @@ fn assert_all_match(source: &str, input_seed: u64, size: usize) -> usize {
     compiled
 }
 
+/// Programs per run: 300 in `make test`; `FUSION_DIFFERENTIAL_CASES=N` for the long mode
+/// (the README records the last long run).
+fn cases() -> u32 {
+    std::env::var("FUSION_DIFFERENTIAL_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(300)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
     fn random_programs_agree_interpreted_unfused_and_fused_compiled(
         program_seed in any::<u64>(),
