@@ -129,11 +129,6 @@ impl Sizes {
         self.classes.get(&(value.to_raw().ptr as usize)).copied()
     }
 
-    /// The number of classes (class indices are `0..count`).
-    pub fn class_count(&self) -> usize {
-        self.kinds.len()
-    }
-
     /// What is known about a class.
     pub fn kind(&self, class: SizeClass) -> &SizeKind {
         &self.kinds[class.0]
