@@ -11,6 +11,7 @@
 
 #include "mlir-c/IR.h"
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -18,7 +19,10 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/TypeID.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -47,6 +51,13 @@ typedef struct {
 } FusionRustPassInfo;
 
 void fusionRegisterRustPass(const FusionRustPassInfo *info);
+
+/// A new instance of the registered pass `info`, outside any pipeline text: with `state`
+/// (owned from here on; NULL for a fresh one from `newState`) and `options` parsed as
+/// `--pass-pipeline` would (`cost=reads time-limit=5`). Returns a null pass and calls
+/// `onError` with the reason when `info` is not registered or an option is bad.
+MlirPass fusionCreateRustPass(const FusionRustPassInfo *info, void *state, const char *options,
+                              void (*onError)(const char *message, void *userData), void *userData);
 
 /// A pipeline alias of registered passes, filled in by Rust like FusionRustPassInfo.
 typedef struct {
@@ -115,12 +126,49 @@ private:
 
 } // namespace
 
+namespace {
+/// The TypeID each registered pass was given, so that an instance made by
+/// fusionCreateRustPass is the same pass to the pass manager as one made from the registry.
+std::mutex registeredMutex;
+llvm::DenseMap<const FusionRustPassInfo *, mlir::TypeID> &registeredIds() {
+  static llvm::DenseMap<const FusionRustPassInfo *, mlir::TypeID> ids;
+  return ids;
+}
+} // namespace
+
 void fusionRegisterRustPass(const FusionRustPassInfo *info) {
   static mlir::TypeIDAllocator allocator;
   mlir::TypeID id = allocator.allocate();
+  {
+    std::lock_guard<std::mutex> lock(registeredMutex);
+    registeredIds()[info] = id;
+  }
   mlir::registerPass([info, id]() -> std::unique_ptr<mlir::Pass> {
     return std::make_unique<RustPass>(info, id);
   });
+}
+
+MlirPass fusionCreateRustPass(const FusionRustPassInfo *info, void *state, const char *options,
+                              void (*onError)(const char *message, void *userData), void *userData) {
+  std::shared_ptr<void> shared(state ? state : info->newState(info->userData), info->dropState);
+  mlir::TypeID id;
+  {
+    std::lock_guard<std::mutex> lock(registeredMutex);
+    auto found = registeredIds().find(info);
+    if (found == registeredIds().end()) {
+      onError((std::string("pass '") + info->argument + "' is not registered").c_str(), userData);
+      return MlirPass{nullptr};
+    }
+    id = found->second;
+  }
+  auto pass = std::make_unique<RustPass>(info, id, std::move(shared));
+  auto reportError = [&](const llvm::Twine &message) -> mlir::LogicalResult {
+    onError((llvm::Twine(info->argument) + ": " + message).str().c_str(), userData);
+    return mlir::failure();
+  };
+  if (mlir::failed(pass->initializeOptions(options, reportError)))
+    return MlirPass{nullptr};
+  return wrap(static_cast<mlir::Pass *>(pass.release()));
 }
 
 void fusionEmitWarning(MlirLocation location, const char *message) {

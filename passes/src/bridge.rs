@@ -130,6 +130,13 @@ struct FusionRustPipelineInfo {
 unsafe extern "C" {
     fn fusionRegisterRustPass(info: *const FusionRustPassInfo);
     fn fusionRegisterRustPipeline(info: *const FusionRustPipelineInfo);
+    fn fusionCreateRustPass(
+        info: *const FusionRustPassInfo,
+        state: *mut c_void,
+        options: *const c_char,
+        on_error: unsafe extern "C" fn(*const c_char, *mut c_void),
+        user_data: *mut c_void,
+    ) -> mlir_sys::MlirPass;
     fn fusionEmitWarning(location: mlir_sys::MlirLocation, message: *const c_char);
     fn fusionEmitRemark(location: mlir_sys::MlirLocation, message: *const c_char);
 }
@@ -203,10 +210,62 @@ unsafe extern "C" fn run_trampoline(
     }
 }
 
+/// The addresses of the registered passes' descriptors, by the address of their
+/// definition, for [`create_pass`] (addresses: the descriptors hold raw pointers, which
+/// are not `Sync`, and are leaked, so an address stays valid).
+fn registered() -> &'static std::sync::Mutex<Vec<(usize, usize)>> {
+    static REGISTERED: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
+    &REGISTERED
+}
+
 /// Adds `definition` to MLIR's global pass registry.
 pub fn register(definition: &'static PassDefinition) {
+    let info = descriptor(definition);
+    registered().lock().unwrap_or_else(|e| e.into_inner()).push((definition as *const _ as usize, info as *const _ as usize));
     // SAFETY: the descriptor and everything it points to are leaked, so live forever.
-    unsafe { fusionRegisterRustPass(descriptor(definition)) };
+    unsafe { fusionRegisterRustPass(info) };
+}
+
+/// A new instance of the registered pass `definition`, to add to a pass manager directly
+/// (`PassManager::add_pass`), with `options` written as in a pipeline string
+/// (`cost=reads time-limit=5`) and the instance state `state` (the definition's own fresh
+/// state when `None`). Errors: the pass is not registered, or an option is unknown or bad.
+pub fn create_pass(
+    definition: &'static PassDefinition,
+    options: &str,
+    state: Option<PassState>,
+) -> Result<melior::pass::Pass, String> {
+    let address = definition as *const _ as usize;
+    let info = registered()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(a, _)| *a == address)
+        .map(|(_, info)| *info as *const FusionRustPassInfo)
+        .ok_or_else(|| format!("pass '{}' is not registered", definition.argument))?;
+    unsafe extern "C" fn on_error(message: *const c_char, user_data: *mut c_void) {
+        // SAFETY: user_data is the `String` below, message a NUL-terminated string, both
+        // live during the call.
+        let errors = unsafe { &mut *(user_data as *mut String) };
+        if !errors.is_empty() {
+            errors.push_str("; ");
+        }
+        errors.push_str(&unsafe { CStr::from_ptr(message) }.to_string_lossy());
+    }
+    let options = CString::new(options).map_err(|_| "pass options contain a NUL byte".to_owned())?;
+    let state = state.map(|s| Box::into_raw(Box::new(s)) as *mut c_void).unwrap_or(std::ptr::null_mut());
+    let mut errors = String::new();
+    // SAFETY: `info` is a registered, leaked descriptor; `state` (made like
+    // new_state_trampoline makes it) is handed over to the pass, which drops it with
+    // drop_state_trampoline; the callback and its data live during the call.
+    let pass = unsafe {
+        fusionCreateRustPass(info, state, options.as_ptr(), on_error, &mut errors as *mut String as *mut c_void)
+    };
+    if pass.ptr.is_null() {
+        return Err(if errors.is_empty() { format!("{}: the pass could not be created", definition.argument) } else { errors });
+    }
+    // SAFETY: a new pass, owned by the caller until it is added to a pass manager.
+    Ok(unsafe { melior::pass::Pass::from_raw(pass) })
 }
 
 /// The C descriptor of `definition` (leaked: the registry keeps it for the process).

@@ -28,7 +28,7 @@ use melior::ir::{
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The options' defaults are those of the analysis's own types (`Formulation`,
 /// `CostFunction`, `Limits`), so they are written once.
@@ -74,13 +74,16 @@ pub static DEFINITION: PassDefinition = PassDefinition {
             default: String::new,
         },
     ],
-    state: Some(|| Box::new(Reports::default())),
+    state: Some(|| Box::new(ReportSink::default())),
     run,
 };
 
 /// The reports (JSON data and Graphviz text) of every block a pass instance has
-/// analysed, for `emit-clustering`: its copies run functions on several threads.
-type Reports = Mutex<Vec<(FunctionReport, String)>>;
+/// analysed, in source order: the state of the pass, shared by the copies that run
+/// functions on several threads, written to the file of `emit-clustering`, and read by
+/// an embedding compiler that created the pass with its own sink
+/// ([`crate::bridge::create_pass`] with `Box::new(sink.clone())`).
+pub type ReportSink = Arc<Mutex<Vec<(FunctionReport, String)>>>;
 
 /// Writes `reports` to `path`: Graphviz when it ends in `.dot`, else JSON.
 fn write_reports(path: &Path, reports: &[(FunctionReport, String)]) -> std::io::Result<()> {
@@ -195,14 +198,17 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     let (analysis, cost_text) = parse_options(function, options)?;
     let mut reports = Vec::new();
     let result = analyse(context, function, &analysis, &cost_text, &mut reports);
+    let Some(sink) = options.state::<ReportSink>() else {
+        emit_error(function.location(), "array-fusion-analysis: the pass was created without its report state");
+        return Err(PassFailed);
+    };
+    let mut emitted = sink.lock().unwrap_or_else(|e| e.into_inner());
+    emitted.extend(reports);
+    emitted.sort_by(|a, b| a.0.position.cmp(&b.0.position));
     let file = options.get("emit-clustering");
     if file.is_empty() {
         return result;
     }
-    let emitted = options.state::<Reports>().expect("array-fusion-analysis has its report state");
-    let mut emitted = emitted.lock().unwrap_or_else(|e| e.into_inner());
-    emitted.extend(reports);
-    emitted.sort_by(|a, b| a.0.position.cmp(&b.0.position));
     if let Err(e) = write_reports(Path::new(file), &emitted) {
         emit_error(function.location(), &format!("array-fusion-analysis: cannot write '{file}': {e}"));
         return Err(PassFailed);
