@@ -25,4 +25,15 @@ config.environment["PATH"] = os.pathsep.join(
     [tools_dir, os.path.join(llvm_prefix, "bin"), config.environment.get("PATH", os.environ.get("PATH", ""))]
 )
 config.substitutions.append(("%examples", os.path.join(repo_root, "examples")))
+# The embedding surface: the plugin / C API library, its header, MLIR's stock mlir-opt, and
+# what a C host compiles and links against.
+config.substitutions.append(("%array_fusion_lib", os.path.join(tools_dir, "libarray_fusion.so")))
+config.substitutions.append(("%stock_mlir_opt", os.path.join(llvm_prefix, "bin", "mlir-opt")))
+config.substitutions.append(("%tools_dir", tools_dir))
+config.substitutions.append(("%embed_include", os.path.join(repo_root, "embed", "include")))
+config.substitutions.append(("%llvm_include", os.path.join(llvm_prefix, "include")))
+config.substitutions.append(
+    ("%mlir_c_dir", os.environ.get("FUSION_MLIR_C_DIR", os.path.join(repo_root, ".deps", "mlir-c")))
+)
 config.substitutions.append(("%llvm_lib", os.path.join(llvm_prefix, "lib")))
+config.substitutions.append(("%llvm_bin", os.path.join(llvm_prefix, "bin")))
