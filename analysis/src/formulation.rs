@@ -15,17 +15,17 @@
 //! * `combined` (default): seed 000's linear formulation with seed 001's size rules per
 //!   fused edge, so gathers and filters fuse in one program, and every bound, fixing
 //!   and cut proved in its comment: π bounds from chains of strict arcs
-//!   ([`pi_bounds`]), pairs that can never share a cluster ([`apart_pairs`]), order
-//!   bounds from the reachable gathers ([`order_upper_bounds`]), per-pair big-M
-//!   constants, and path inequalities ([`add_path_cuts`]).
+//!   (`pi_bounds`), pairs that can never share a cluster (`apart_pairs`), order
+//!   bounds from the reachable gathers (`order_upper_bounds`), per-pair big-M
+//!   constants, and path inequalities (`add_path_cuts`).
 //!
 //! The cost `clusters` counts real loops in both linear formulations
-//! ([`add_cluster_count`]), not the "imaginary target" π_max + 1 of seed 000 §4.1.
+//! (`add_cluster_count`), not the "imaginary target" π_max + 1 of seed 000 §4.1.
 //!
 //! Every formulation is checked against the exhaustive search of
-//! [`exhaustive`](super::exhaustive) on random programs (tests/src/optimality.rs).
+//! `exhaustive` on random programs (tests/src/optimality.rs).
 //! Reading the solution back (seed 000 §4.1 "Performance and correctness") is
-//! [`Ilp::clustering`].
+//! `Ilp::clustering`.
 
 use super::clustering::Clustering;
 use super::cost::{CostFunction, CostModel};

@@ -103,7 +103,7 @@ pub extern "C" fn arrayFusionCreateToLoopsPass() -> MlirPass {
 /// The analysis pass with `options` in pipeline syntax, reporting into `reports` (may be null).
 ///
 /// # Safety
-/// `options` is a valid string reference; `reports` as [`reports_of`] requires.
+/// `options` is a valid string reference; `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionCreateAnalysisPass(
     options: MlirStringRef,
@@ -189,7 +189,7 @@ pub unsafe extern "C" fn arrayFusionReportsDestroy(reports: ArrayFusionReports) 
 /// The report of analysed block `index`, if both exist.
 ///
 /// # Safety
-/// As [`reports_of`].
+/// As for `reports_of`.
 unsafe fn report(reports: ArrayFusionReports, index: isize) -> Option<crate::FunctionReport> {
     // SAFETY: as the caller promises.
     let reports = unsafe { reports_of(reports) }?;
@@ -197,7 +197,7 @@ unsafe fn report(reports: ArrayFusionReports, index: isize) -> Option<crate::Fun
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsGetNumFunctions(reports: ArrayFusionReports) -> isize {
     // SAFETY: as the caller promises.
@@ -205,7 +205,7 @@ pub unsafe extern "C" fn arrayFusionReportsGetNumFunctions(reports: ArrayFusionR
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsGetFunctionName(
     reports: ArrayFusionReports,
@@ -220,7 +220,7 @@ pub unsafe extern "C" fn arrayFusionReportsGetFunctionName(
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsGetStatus(
     reports: ArrayFusionReports,
@@ -235,7 +235,7 @@ pub unsafe extern "C" fn arrayFusionReportsGetStatus(
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsGetObjective(reports: ArrayFusionReports, index: isize) -> f64 {
     // SAFETY: as the caller promises.
@@ -243,7 +243,7 @@ pub unsafe extern "C" fn arrayFusionReportsGetObjective(reports: ArrayFusionRepo
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsGetBound(reports: ArrayFusionReports, index: isize) -> f64 {
     // SAFETY: as the caller promises.
@@ -251,7 +251,7 @@ pub unsafe extern "C" fn arrayFusionReportsGetBound(reports: ArrayFusionReports,
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsGetNumClusters(reports: ArrayFusionReports, index: isize) -> isize {
     // SAFETY: as the caller promises.
@@ -259,7 +259,7 @@ pub unsafe extern "C" fn arrayFusionReportsGetNumClusters(reports: ArrayFusionRe
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsGetClusterSize(
     reports: ArrayFusionReports,
@@ -273,7 +273,7 @@ pub unsafe extern "C" fn arrayFusionReportsGetClusterSize(
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsGetClusterMember(
     reports: ArrayFusionReports,
@@ -295,7 +295,7 @@ pub unsafe extern "C" fn arrayFusionReportsGetClusterMember(
 }
 
 /// # Safety
-/// `reports` as [`reports_of`].
+/// `reports` is null, or made by `arrayFusionReportsCreate` and not destroyed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn arrayFusionReportsPrintJson(
     reports: ArrayFusionReports,

@@ -5,13 +5,13 @@
 //! `array.size`, `array.dim`, `array.index` → `tensor.dim` (a constant for a static
 //! extent) and `tensor.extract`. Then it visits the combinators in post order (nested
 //! ones, inside element functions, first) and lowers each combinator outside a cluster
-//! on its own ([`unfused`]) and each cluster as a whole ([`cluster`]).
+//! on its own (`unfused`) and each cluster as a whole (`cluster`).
 //!
 //! Modules:
-//! * [`builder`]: the [`Builder`](builder::Builder) of upstream ops (`scf`, `memref`,
+//! * `builder`: the `Builder` of upstream ops (`scf`, `memref`,
 //!   `arith`, `tensor`, `bufferization`) before an anchor op, the type helpers, and the
-//!   moves of element functions into loop bodies ([`inline_body`](builder::inline_body)).
-//! * [`unfused`]: one loop nest per combinator outside clusters.
+//!   moves of element functions into loop bodies (`inline_body`).
+//! * `unfused`: one loop nest per combinator outside clusters.
 //!   - `map` / `generate` / `gather` → `memref.alloc` of every result (dynamic sizes from
 //!     `tensor.dim` of an input, or the generate's shape operands), an `scf.parallel` over
 //!     the result's index space whose body holds the element function (moved, not cloned:
@@ -53,15 +53,15 @@
 //!     second `scf.for` carries the running offset around an inner `scf.for` over
 //!     `0..count` storing the `get` region's values at `offset + j`. Negative counts are
 //!     taken as 0 (the interpreter reports an error there).
-//! * [`cluster`]: every cluster is one loop nest (see its module doc) — maps, generates,
+//! * `cluster`: every cluster is one loop nest (see its module doc) — maps, generates,
 //!   gathers, folds, scans (right scans and order-1 leaves: a loop from the end) and
 //!   filters (one `scf.for` carrying the counts, the filter's consumers under `scf.if` on
 //!   its predicate), producers fused into gathers (seed 000 simple1: `xs[is[k]]`;
 //!   simple2: `xs[is1[is2[k]]]`; folds included, simple4), and scatters/permutes fed by
 //!   the loop (their destination copied before it; every dimension then an `scf.for`, in
-//!   source order). Its submodules are the sizes ([`cluster::extents`]), the plan of the
-//!   leaves and their scopes ([`cluster::plan`]) and the emission of the loop nest
-//!   ([`cluster::emit`]). Any other cluster shape (expand with other leaves, a fold result
+//!   source order). Its submodules are the sizes (`cluster::extents`), the plan of the
+//!   leaves and their scopes (`cluster::plan`) and the emission of the loop nest
+//!   (`cluster::emit`). Any other cluster shape (expand with other leaves, a fold result
 //!   read in its cluster, spaces not provably equal, …) *falls back*: the tree is
 //!   flattened and its ops lowered one by one as outside clusters (the unfused baseline,
 //!   never a wrong result), with a remark `array-to-loops: cluster lowered op by op

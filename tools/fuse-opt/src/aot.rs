@@ -1,4 +1,4 @@
-//! `fuse-opt FILE --emit-llvm=OUT.ll` / `--emit-object=OUT.o` [`--unfused`] [`--openmp`]:
+//! `fuse-opt FILE --emit-llvm=OUT.ll` / `--emit-object=OUT.o` \[`--unfused`\] \[`--openmp`\]:
 //! ahead-of-time output. The program is fused (the `array-fusion` pipeline; `--unfused`
 //! skips it), lowered to loops and to the LLVM dialect (`--openmp`: parallel loops run on
 //! the OpenMP runtime, so link the object with `-lomp`), and written as LLVM IR text or a
