@@ -1,7 +1,7 @@
 # The two commands of the README:
 #   make demo   set up (idempotent), build, and run the pipeline on every bundled example
-#   make test   set up (idempotent), build, and run every test: Rust unit and integration
-#               tests, then the lit suite
+#   make test   set up (idempotent), build, and run every test: Rust unit, integration and
+#               doc tests, the lit suite, and the warning-free API documentation
 # Overrides: LLVM_PREFIX (an LLVM/MLIR 22 install), SCIP_LIB_DIR (a SCIP 10 library folder).
 
 SHELL := /bin/bash
@@ -12,7 +12,7 @@ export TABLEGEN_220_PREFIX ?= $(LLVM_PREFIX)
 export LIBCLANG_PATH ?= $(LLVM_PREFIX)/lib
 CARGO ?= cargo
 
-.PHONY: setup build demo test unit lit memcheck clean
+.PHONY: setup build demo test unit lit doc plugin-path memcheck clean
 
 setup:
 	./scripts/setup.sh
@@ -29,7 +29,18 @@ unit: build
 lit: build
 	$(LLVM_PREFIX)/bin/lit -sv lit
 
-test: unit lit
+# The API documentation must build without warnings (broken or private links).
+doc: setup
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+
+test: unit lit doc
+
+# Builds libarray_fusion.so (the mlir-opt plugin and C API library) and prints its path
+# (use `make -s plugin-path`; build output goes to stderr).
+plugin-path:
+	@./scripts/setup.sh >&2
+	@$(CARGO) build -p array-fusion --lib >&2
+	@echo "$(CURDIR)/target/debug/libarray_fusion.so"
 
 # Valgrind over `fuse-opt --run --check` of every example (slow; not part of `make test`).
 memcheck: build

@@ -9,7 +9,7 @@
  * Build (the lit test lit/embedding/c-api-example.mlir does exactly this):
  *   cc -std=c11 -Iembed/include -I/usr/lib/llvm-22/include examples/embedding/c/embed.c \
  *      -Ltarget/debug -larray_fusion -L.deps/mlir-c -lMLIR-C \
- *      -Wl,-rpath,$PWD/target/debug -Wl,-rpath,$PWD/.deps/mlir-c -o embed
+ *      -Wl,-rpath,$PWD/target/debug -Wl,-rpath,$PWD/.deps/mlir-c -o target/debug/embed-c
  */
 #include "array-fusion.h"
 
