@@ -7,9 +7,7 @@
 
 use crate::{Reports, register_passes};
 use fusion_passes::bridge::{PassDefinition, create_pass};
-use mlir_sys::{
-    MlirDialectHandle, MlirLogicalResult, MlirOpPassManager, MlirPass, MlirStringCallback, MlirStringRef,
-};
+use mlir_sys::{MlirDialectHandle, MlirLogicalResult, MlirOpPassManager, MlirPass, MlirStringCallback, MlirStringRef};
 use std::ffi::{c_char, c_void};
 
 /// `ArrayFusionReports`: a shared [`Reports`] sink.
@@ -36,7 +34,12 @@ unsafe fn string(text: MlirStringRef) -> String {
     String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(text.data as *const u8, text.length) }).into_owned()
 }
 
-fn guarded<T>(fallback: T, on_error: MlirStringCallback, user_data: *mut c_void, body: impl FnOnce() -> Result<T, String>) -> T {
+fn guarded<T>(
+    fallback: T,
+    on_error: MlirStringCallback,
+    user_data: *mut c_void,
+    body: impl FnOnce() -> Result<T, String>,
+) -> T {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(body)) {
         Ok(Ok(value)) => value,
         Ok(Err(message)) => {

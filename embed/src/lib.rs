@@ -168,7 +168,11 @@ impl FusionOptions {
         if let Some(path) = &self.dump_ilp {
             options.push(("dump-ilp", path.display().to_string()));
         }
-        options.into_iter().map(|(name, value)| Ok(format!("{name}={}", quote(name, &value)?))).collect::<Result<Vec<_>, Error>>().map(|o| o.join(" "))
+        options
+            .into_iter()
+            .map(|(name, value)| Ok(format!("{name}={}", quote(name, &value)?)))
+            .collect::<Result<Vec<_>, Error>>()
+            .map(|o| o.join(" "))
     }
 }
 
@@ -181,7 +185,9 @@ fn quote(name: &str, value: &str) -> Result<String, Error> {
     } else if !value.contains('"') {
         Ok(format!("\"{value}\""))
     } else {
-        Err(Error(format!("the value of option '{name}' holds both kinds of quote and cannot be written as a pass option: {value}")))
+        Err(Error(format!(
+            "the value of option '{name}' holds both kinds of quote and cannot be written as a pass option: {value}"
+        )))
     }
 }
 

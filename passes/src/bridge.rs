@@ -221,7 +221,10 @@ fn registered() -> &'static std::sync::Mutex<Vec<(usize, usize)>> {
 /// Adds `definition` to MLIR's global pass registry.
 pub fn register(definition: &'static PassDefinition) {
     let info = descriptor(definition);
-    registered().lock().unwrap_or_else(|e| e.into_inner()).push((definition as *const _ as usize, info as *const _ as usize));
+    registered()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((definition as *const _ as usize, info as *const _ as usize));
     // SAFETY: the descriptor and everything it points to are leaked, so live forever.
     unsafe { fusionRegisterRustPass(info) };
 }
@@ -262,7 +265,11 @@ pub fn create_pass(
         fusionCreateRustPass(info, state, options.as_ptr(), on_error, &mut errors as *mut String as *mut c_void)
     };
     if pass.ptr.is_null() {
-        return Err(if errors.is_empty() { format!("{}: the pass could not be created", definition.argument) } else { errors });
+        return Err(if errors.is_empty() {
+            format!("{}: the pass could not be created", definition.argument)
+        } else {
+            errors
+        });
     }
     // SAFETY: a new pass, owned by the caller until it is added to a pass manager.
     Ok(unsafe { melior::pass::Pass::from_raw(pass) })

@@ -4,6 +4,7 @@ mod analysis;
 mod builders;
 mod compiled_differential;
 mod differential;
+mod embedding;
 mod examples;
 mod fuse_roundtrip;
 mod graphs;
