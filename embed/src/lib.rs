@@ -116,6 +116,13 @@ pub fn register_dialect(registry: &DialectRegistry) {
     array_dialect::register(registry);
 }
 
+/// A new context with every upstream dialect and the `array` dialect registered and loaded,
+/// the upstream passes registered and the LLVM IR translations available: what `fuse-opt`
+/// works in, for hosts that have no context of their own to add the dialect to.
+pub fn context() -> melior::Context {
+    array_dialect::context()
+}
+
 /// Parses and verifies the `.mlir` file at `path` into `context` (which must have the
 /// `array` dialect registered). Errors carry every diagnostic as `file:line:col: error: …`.
 /// Parsing with locations of the file lets the reports name values by their SSA names.
@@ -327,6 +334,55 @@ fn add_pipeline(pm: OperationPassManager, elements: &str) -> Result<(), String> 
         )
     };
     if result.value != 0 { Ok(()) } else { Err(errors) }
+}
+
+/// Runs the whole pipeline on `module`: the fusion passes with `options`, `array-to-loops`,
+/// and, when `lowering` is given, MLIR's lowering to the LLVM dialect with that threading.
+/// Returns the report of every analysed block. Errors: every error diagnostic the passes
+/// emitted (with its location), one per line; other diagnostics go to the context's
+/// handlers as usual.
+///
+/// ```
+/// use array_fusion::{FusionOptions, Status};
+/// let context = array_fusion::context();
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/seed001_normalize2.mlir");
+/// let mut module = array_fusion::load_file(&context, path.as_ref())?;
+/// let reports = array_fusion::run_pipeline(&context, &mut module, &FusionOptions::default(), None)?;
+/// assert_eq!(reports[0].status, Status::Optimal);
+/// assert_eq!(reports[0].clusters, [vec!["sum1", "gts", "sum2"], vec!["ys1", "ys2"]]);
+/// # Ok::<(), array_fusion::Error>(())
+/// ```
+pub fn run_pipeline(
+    context: &melior::Context,
+    module: &mut melior::ir::Module,
+    options: &FusionOptions,
+    lowering: Option<Threads>,
+) -> Result<Vec<FunctionReport>, Error> {
+    let reports = Reports::new();
+    let pm = PassManager::new(context);
+    add_fusion_passes(&pm, options, &reports)?;
+    pm.add_pass(passes::to_loops());
+    if let Some(threads) = lowering {
+        add_lowering_to_llvm(&pm, threads)?;
+    }
+    let errors: std::rc::Rc<std::cell::RefCell<Vec<String>>> = Default::default();
+    let sink = errors.clone();
+    let handler = context.attach_diagnostic_handler(move |diagnostic| {
+        if !matches!(diagnostic.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
+            return false; // not handled here: the next handler gets it
+        }
+        sink.borrow_mut().push(format!("{}: error: {diagnostic}", diagnostic.location()));
+        true
+    });
+    let result = pm.run(module);
+    context.detach_diagnostic_handler(handler);
+    match result {
+        Ok(()) => Ok(reports.functions()),
+        Err(_) => {
+            let errors = errors.borrow();
+            Err(Error(if errors.is_empty() { "a pass failed".into() } else { errors.join("\n") }))
+        }
+    }
 }
 
 /// How [`Program::compile_file`] compiles.

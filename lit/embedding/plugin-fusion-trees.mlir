@@ -24,6 +24,23 @@
 // REPORT-SAME: "cost":"reads","objective":4,"bound":4,"gap":0,"status":"optimal"
 // REPORT-SAME: "clusters":{{\[\["sum1","gts","sum2"\],\["ys1","ys2"\]\]}}
 //
+// Seed 002's vertical and diagonal fusion, as trees.
+// RUN: %stock_mlir_opt --load-dialect-plugin=%array_fusion_lib --load-pass-plugin=%array_fusion_lib \
+// RUN:   --pass-pipeline='builtin.module(func.func(array-fusion))' %examples/seed002_diagonal.mlir \
+// RUN:   | FileCheck %s --check-prefix=DIAGONAL
+// DIAGONAL-LABEL: func.func @mapFusion
+// DIAGONAL-SAME: "mapFusion: 1 clusters, objective 2, optimal"
+// DIAGONAL-NEXT: = array.cluster -> tensor<?xi64> {
+// DIAGONAL-NEXT: = array.vertical -> tensor<?xi64> producer {
+// DIAGONAL-NEXT: array.map %arg0
+// DIAGONAL: array.map %arg1
+// DIAGONAL-LABEL: func.func @diagonalExample
+// DIAGONAL-SAME: "diagonalExample: 1 clusters, objective 3, optimal"
+// DIAGONAL-NEXT: = array.cluster -> tensor<?xi64>, tensor<?xi64> {
+// DIAGONAL-NEXT: = array.diagonal -> tensor<?xi64>, tensor<?xi64> producer {
+// DIAGONAL-NEXT: array.map %arg0
+// DIAGONAL: array.map %arg1
+//
 // A bad option is the pass manager's error, with a non-zero exit.
 // RUN: not %stock_mlir_opt --load-dialect-plugin=%array_fusion_lib --load-pass-plugin=%array_fusion_lib \
 // RUN:   --pass-pipeline='builtin.module(func.func(array-fusion{no-such-option=1}))' \

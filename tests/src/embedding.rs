@@ -124,3 +124,25 @@ fn programs_compile_and_refuse_bad_calls() {
     let missing = crate::repo_root().join("examples/no-such-file.mlir");
     assert!(Program::compile_file(&missing, &CompileOptions::default()).is_err());
 }
+
+#[test]
+fn run_pipeline_returns_reports_or_the_located_errors() {
+    let context = array_fusion::context();
+    let path = crate::repo_root().join("examples/seed000_simple.mlir");
+    let mut module = array_fusion::load_file(&context, &path).unwrap();
+    let reports = array_fusion::run_pipeline(
+        &context,
+        &mut module,
+        &FusionOptions::default(),
+        Some(array_fusion::Threads::Sequential),
+    )
+    .expect("the example lowers to LLVM");
+    assert!(reports.len() >= 4, "one report per function of simple1–simple4");
+    assert!(reports.iter().all(|r| r.status == Status::Optimal));
+    assert!(!module.as_operation().to_string().contains("scf."), "lowered to the LLVM dialect");
+
+    let path = crate::repo_root().join("examples/seed001_ill_sized.mlir");
+    let mut module = array_fusion::load_file(&context, &path).unwrap();
+    let error = array_fusion::run_pipeline(&context, &mut module, &FusionOptions::default(), None).unwrap_err();
+    assert!(error.0.contains("seed001_ill_sized.mlir\":46:9): error: ill-sized program"), "{error}");
+}
