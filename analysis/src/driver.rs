@@ -3,6 +3,7 @@
 //! the unfused clustering whenever anything on the way fails (with a warning saying why).
 //! No MLIR here, so tests and benchmarks run it on hand-made and random graphs.
 
+use super::baseline::{Strategy, greedy};
 use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
 use super::formulation::{self, Formulation, FormulationError};
@@ -16,6 +17,8 @@ use std::time::Instant;
 /// Everything the analysis can be asked (the pass options of `array-fusion-analysis`).
 #[derive(Clone, Debug)]
 pub struct AnalysisOptions {
+    /// The ILP (the default), or a baseline to compare it with.
+    pub strategy: Strategy,
     pub formulation: Formulation,
     pub cost: CostFunction,
     pub limits: Limits,
@@ -45,6 +48,9 @@ pub struct Outcome {
 /// Chooses the clustering of `graph`. Errors only for requests that cannot be honoured
 /// at all (an impossible formulation/cost pair); solver trouble is a warning.
 pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Outcome, FormulationError> {
+    if options.strategy != Strategy::Ilp {
+        return Ok(baseline_outcome(graph, options));
+    }
     let ilp = formulation::build(graph, options.formulation, &options.cost)?;
     let mut warnings = Vec::new();
     if let Some(path) = &options.dump_ilp
@@ -122,4 +128,44 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         _ => {}
     }
     Ok(Outcome { clustering, status, objective, ilp_objective, bound, solve_ms, variables, rows, warnings })
+}
+
+/// The clustering of a baseline strategy, priced by the cost function and reported as
+/// what it is ([`Status::Baseline`]): no bound, no ILP.
+fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
+    let started = Instant::now();
+    let clustering = match options.strategy {
+        Strategy::GreedyTopDown => greedy(graph, true),
+        Strategy::GreedyBottomUp => greedy(graph, false),
+        Strategy::Unfused | Strategy::Ilp => Clustering::unfused(graph),
+    };
+    let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
+    // Valid by construction (every greedy step passed the validator); checked once more
+    // like every clustering before use.
+    let (clustering, warnings) = match validate(graph, &clustering) {
+        Ok(()) => (clustering, Vec::new()),
+        Err(violations) => {
+            let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
+            (
+                Clustering::unfused(graph),
+                vec![format!(
+                    "the {} clustering is invalid ({}); the program is left unfused",
+                    options.strategy,
+                    list.join("; ")
+                )],
+            )
+        }
+    };
+    let objective = evaluate_function(graph, &clustering, &options.cost);
+    Outcome {
+        clustering,
+        status: Status::Baseline,
+        objective,
+        ilp_objective: None,
+        bound: None,
+        solve_ms,
+        variables: 0,
+        rows: 0,
+        warnings,
+    }
 }

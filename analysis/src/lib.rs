@@ -4,9 +4,11 @@
 //! crate's extractor, or by [`random`] in tests) → an ILP of one of the
 //! [`formulation`]s, solved by `fusion-solver` → a [`clustering::Clustering`], which the
 //! independent [`validate`] checks and [`cost`] prices before [`driver`] accepts it;
-//! [`report`] renders the result. [`exhaustive`] is the reference search that tests
+//! [`report`] renders the result. [`baseline`] holds the strategies the optimum is
+//! compared with (no fusion, seed 000's greedy algorithms). [`exhaustive`] is the reference search that tests
 //! compare every formulation with; it shares no code with the ILP.
 
+pub mod baseline;
 pub mod clustering;
 pub mod cost;
 pub mod driver;

@@ -22,6 +22,9 @@ pub enum Status {
     Unproven,
     /// No usable solver answer: the unfused clustering is used.
     Fallback,
+    /// A baseline strategy chose the clustering (`strategy=` other than `ilp`): valid, and
+    /// not optimal by construction; for comparison with the optimum.
+    Baseline,
 }
 
 impl Status {
@@ -31,6 +34,7 @@ impl Status {
             Status::TimeLimit => "time-limit",
             Status::Unproven => "unproven",
             Status::Fallback => "fallback",
+            Status::Baseline => "baseline",
         }
     }
 }

@@ -39,6 +39,11 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     dependent_dialects: &[],
     options: &[
         PassOption {
+            name: "strategy",
+            description: "How to choose the clustering: ilp (the optimum), or a baseline to compare it with: unfused, greedy-top-down, greedy-bottom-up (seed 000 §5); a baseline's report says status baseline",
+            default: || fusion_analysis::baseline::Strategy::default().to_string(),
+        },
+        PassOption {
             name: "formulation",
             description: "ILP formulation: combined, gather (seed 000 Fig. 4), robinson (seed 001 Fig. 1.14)",
             default: || Formulation::default().to_string(),
@@ -123,7 +128,8 @@ fn parse_options(function: OperationRef, options: &PassOptions) -> Result<(Analy
     };
     let dump = options.get("dump-ilp");
     let dump_ilp = (!dump.is_empty()).then(|| PathBuf::from(dump));
-    Ok((AnalysisOptions { formulation, cost, limits, dump_ilp }, cost_text))
+    let strategy = options.get("strategy").parse().map_err(fail)?;
+    Ok((AnalysisOptions { strategy, formulation, cost, limits, dump_ilp }, cost_text))
 }
 
 /// Source text of files named in locations, to recover SSA names (cached per file).

@@ -4,6 +4,7 @@
 
 use crate::graphs::graph;
 use fusion_analysis::{
+    baseline::Strategy,
     cost::{CostFunction, CostModel},
     driver::{AnalysisOptions, Outcome, choose_clustering},
     formulation::{self, Formulation},
@@ -16,6 +17,7 @@ use fusion_solver::Limits;
 
 fn options(formulation: Formulation, cost: &str) -> AnalysisOptions {
     AnalysisOptions {
+        strategy: Default::default(),
         formulation,
         cost: cost.parse().expect("cost parses"),
         limits: Limits { time_seconds: 30.0, ..Limits::default() },
@@ -297,4 +299,76 @@ fn every_formulation_and_cost_gives_a_valid_clustering_or_a_clear_error() {
             }
         }
     }
+}
+
+fn baseline(g: &Graph, strategy: Strategy, cost: &str) -> Outcome {
+    let options = AnalysisOptions { strategy, ..options(Formulation::Combined, cost) };
+    let o = choose_clustering(g, &options).unwrap_or_else(|e| panic!("{e}\n{g}"));
+    assert_eq!(o.status, Status::Baseline);
+    assert!(o.warnings.is_empty(), "{:?}", o.warnings);
+    validate(g, &o.clustering).unwrap();
+    o
+}
+
+/// seed 000 §5: top-down greedy fuses `cs` diagonally with `bs`, which the ILP does not,
+/// and pays for it under reads + writes.
+#[test]
+fn greedy_top_down_falls_into_the_seeds_trap() {
+    let g = graph("seed000_greedy.mlir", "greedyTopDownBad");
+    let greedy = baseline(&g, Strategy::GreedyTopDown, "reads-writes");
+    let greedy_clusters = clusters(&g, &greedy);
+    let with_cs = cluster_with(&greedy_clusters, "cs");
+    assert!(with_cs.contains(&"bs".into()), "{with_cs:?}");
+    let ilp = solve(&g, Formulation::Combined, "reads-writes");
+    assert!(ilp.objective < greedy.objective, "ILP {} vs greedy {}", ilp.objective, greedy.objective);
+}
+
+/// On every example and random program, under every cost model the combined ILP
+/// expresses, each baseline's clustering is valid and never cheaper than the ILP's
+/// proven optimum; the greedy ones fuse an edge wherever the optimum does.
+#[test]
+fn baselines_are_valid_and_never_beat_the_optimum() {
+    let mut graphs: Vec<(String, Graph)> = Vec::new();
+    for entry in std::fs::read_dir(crate::repo_root().join("examples")).unwrap() {
+        let file = entry.unwrap().path().file_name().unwrap().to_string_lossy().into_owned();
+        if !file.ends_with(".mlir") || file == "seed001_ill_sized.mlir" {
+            continue;
+        }
+        for (name, g) in crate::graphs::graphs_of(&file) {
+            graphs.push((format!("{file} {name}"), g.unwrap()));
+        }
+    }
+    for seed in 0..6 {
+        graphs.push((format!("random seed {seed}"), random_graph(10, seed)));
+    }
+    let mut compared = 0;
+    for (what, g) in &graphs {
+        if !g.nodes.iter().any(|n| n.kind.is_fusible_kind()) {
+            continue;
+        }
+        for cost in ["reads-writes", "reads", "intermediate-arrays", "fused-edges", "clusters", "bytes"] {
+            let optimum = solve(g, Formulation::Combined, cost);
+            for strategy in [Strategy::Unfused, Strategy::GreedyTopDown, Strategy::GreedyBottomUp] {
+                let o = baseline(g, strategy, cost);
+                assert!(
+                    o.objective >= optimum.objective - 1e-6,
+                    "{what} {cost}: {strategy} costs {} below the optimum {}",
+                    o.objective,
+                    optimum.objective
+                );
+                compared += 1;
+            }
+            // Greedy fuses along edges only (never horizontally: baseline.rs).
+            let fuses_an_edge = |o: &Outcome| {
+                let of = o.clustering.cluster_of(g.nodes.len());
+                g.edges.iter().any(|e| e.is_fusible() && of[e.from.0] == of[e.to.0])
+            };
+            if fuses_an_edge(&optimum) {
+                for strategy in [Strategy::GreedyTopDown, Strategy::GreedyBottomUp] {
+                    assert!(fuses_an_edge(&baseline(g, strategy, cost)), "{what} {cost}: {strategy} fuses no edge");
+                }
+            }
+        }
+    }
+    assert!(compared > 300, "{compared}");
 }

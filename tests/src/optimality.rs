@@ -46,6 +46,7 @@ pub fn compare(g: &Graph) -> Vec<String> {
             let k = all.iter().position(|m| m == model).unwrap();
             let best = &reference.optima[k];
             let options = AnalysisOptions {
+                strategy: Default::default(),
                 formulation,
                 cost: costs[k].clone(),
                 limits: Limits { time_seconds: 20.0, ..Limits::default() },

@@ -113,6 +113,7 @@ fn main() -> ExitCode {
         }
     };
     let options = AnalysisOptions {
+        strategy: Default::default(),
         formulation: Formulation::Combined,
         cost: match cost.parse() {
             Ok(c) => c,

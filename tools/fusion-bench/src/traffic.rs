@@ -129,6 +129,7 @@ pub fn weighted_graph(module: &Module, function: &str, extent: u64) -> Result<(G
 /// The analysis with its defaults, as `array-fusion` runs it.
 fn default_options() -> AnalysisOptions {
     AnalysisOptions {
+        strategy: Default::default(),
         formulation: Default::default(),
         cost: Default::default(),
         limits: fusion_solver::Limits::default(),

@@ -181,6 +181,7 @@ fn main() -> ExitCode {
     let context = array_dialect::context();
     // The analysis with its defaults (formulation=combined, cost=reads-writes).
     let options = AnalysisOptions {
+        strategy: Default::default(),
         formulation: Default::default(),
         cost: Default::default(),
         limits: fusion_solver::Limits::default(),

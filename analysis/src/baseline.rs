@@ -1,0 +1,235 @@
+//! Baseline fusion strategies, to show what the optimal clustering buys: no fusion, and
+//! the two greedy algorithms of seed 000 §5 ("Greedy").
+//!
+//! Seed 000's greedy algorithms "iteratively pick edges, try to fuse them, and check
+//! whether there is still a solution"; they differ only in the order in which they
+//! traverse the edges: top-down prefers edges near the sources of the dependence graph,
+//! bottom-up edges near its sinks. Their answers are locally maximal: no further edge can
+//! be fused without unfusing another. Seed 000 checks each step with its ILP; here the
+//! check is incremental and concrete: the clusters joined by the fused edges (nothing
+//! else is merged: a greedy pass fuses along edges, so it never fuses horizontally), the
+//! traversal orders those edges force, and the clusters in a topological order, given to
+//! the independent validator (`validate`). The cost function plays no part in the choice
+//! (it only prices the result), as in the seed.
+
+use super::clustering::Clustering;
+use super::graph::{Access, EdgeId, Graph, NodeId, ORDER_FORWARD, Order};
+use super::validate::validate;
+use std::fmt;
+use std::str::FromStr;
+
+/// How the analysis chooses a clustering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// The optimum of the fusion ILP (the project's answer).
+    #[default]
+    Ilp,
+    /// Every combinator its own loop.
+    Unfused,
+    /// Seed 000 §5's greedy algorithm, edges from the top of the graph down.
+    GreedyTopDown,
+    /// Seed 000 §5's greedy algorithm, edges from the bottom of the graph up.
+    GreedyBottomUp,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] =
+        [Strategy::Ilp, Strategy::Unfused, Strategy::GreedyTopDown, Strategy::GreedyBottomUp];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Ilp => "ilp",
+            Strategy::Unfused => "unfused",
+            Strategy::GreedyTopDown => "greedy-top-down",
+            Strategy::GreedyBottomUp => "greedy-bottom-up",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Strategy::ALL.into_iter().find(|x| x.name() == s.trim()).ok_or_else(|| {
+            let names: Vec<&str> = Strategy::ALL.iter().map(|x| x.name()).collect();
+            format!("unknown strategy '{s}' (expected one of: {})", names.join(", "))
+        })
+    }
+}
+
+/// The greedy clustering of `graph`, traversing the fusible edges top-down (by producer,
+/// then consumer, in program order) or bottom-up (the reverse). Always valid: it starts
+/// from the unfused clustering and keeps only steps the validator accepts.
+pub fn greedy(graph: &Graph, top_down: bool) -> Clustering {
+    let mut edges: Vec<EdgeId> = (0..graph.edges.len())
+        .map(EdgeId)
+        .filter(|e| {
+            let edge = graph.edge(*e);
+            edge.is_fusible()
+                && graph.node(edge.from).kind.is_fusible_kind()
+                && graph.node(edge.to).kind.is_fusible_kind()
+        })
+        .collect();
+    edges.sort_by_key(|e| (graph.edge(*e).from.0, graph.edge(*e).to.0, e.0));
+    if !top_down {
+        edges.sort_by_key(|e| std::cmp::Reverse((graph.edge(*e).to.0, graph.edge(*e).from.0, e.0)));
+    }
+    let mut fused: Vec<EdgeId> = Vec::new();
+    let mut best = Clustering::unfused(graph);
+    for edge in edges {
+        fused.push(edge);
+        match clustering_fusing(graph, &fused) {
+            Some(clustering) if validate(graph, &clustering).is_ok() => best = clustering,
+            _ => {
+                fused.pop();
+            }
+        }
+    }
+    best
+}
+
+/// The clustering in which exactly the edges `fused` are fused: their endpoints joined
+/// into clusters, the traversal orders they force, the clusters in a topological order.
+/// `None` when the fused edges force two orders on one node or the clusters form a cycle.
+/// (The validator judges everything else.)
+pub fn clustering_fusing(graph: &Graph, fused: &[EdgeId]) -> Option<Clustering> {
+    let n = graph.nodes.len();
+    // Clusters: connected components of the fused edges.
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(parent: &mut [usize], x: usize) -> usize {
+        let mut root = x;
+        while parent[root] != root {
+            root = parent[root];
+        }
+        let mut y = x;
+        while parent[y] != root {
+            let next = parent[y];
+            parent[y] = root;
+            y = next;
+        }
+        root
+    }
+    for e in fused {
+        let edge = graph.edge(*e);
+        let (a, b) = (find(&mut parent, edge.from.0), find(&mut parent, edge.to.0));
+        parent[a] = b;
+    }
+    // Orders (seed 000 Table 1): a fused edge makes the producer output in the order the
+    // consumer reads — the consumer's own output order, or a gather's label. Equalities
+    // are joined first, then each class takes its one fixed or label order (forward when
+    // free).
+    let mut same: Vec<usize> = (0..n).collect();
+    for e in fused {
+        let edge = graph.edge(*e);
+        if edge.access == Access::InOutputOrder {
+            let (a, b) = (find(&mut same, edge.from.0), find(&mut same, edge.to.0));
+            same[a] = b;
+        }
+    }
+    let mut class_order: Vec<Option<Order>> = vec![None; n];
+    let mut require = |class: usize, order: Order| match class_order[class] {
+        Some(o) if o != order => false,
+        _ => {
+            class_order[class] = Some(order);
+            true
+        }
+    };
+    for node in graph.node_ids() {
+        if let Some(order) = graph.node(node).kind.fixed_output_order() {
+            let class = find(&mut same, node.0);
+            if !require(class, order) {
+                return None;
+            }
+        }
+    }
+    for e in fused {
+        let edge = graph.edge(*e);
+        if let Access::GatherSource { label } = edge.access {
+            let class = find(&mut same, edge.from.0);
+            if !require(class, label) {
+                return None;
+            }
+        }
+    }
+    let output_orders: Vec<Order> = (0..n).map(|i| class_order[find(&mut same, i)].unwrap_or(ORDER_FORWARD)).collect();
+
+    // The clusters, each in program order, listed in a topological order of the edges
+    // between them (Kahn's algorithm, smallest first node first).
+    let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    for i in 0..n {
+        let root = find(&mut parent, i);
+        members[root].push(NodeId(i));
+    }
+    let roots: Vec<usize> = (0..n).filter(|r| !members[*r].is_empty()).collect();
+    let mut index_of = vec![usize::MAX; n];
+    for (k, r) in roots.iter().enumerate() {
+        index_of[*r] = k;
+    }
+    let cluster_of: Vec<usize> = (0..n).map(|i| index_of[find(&mut parent, i)]).collect();
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); roots.len()];
+    let mut indegree = vec![0usize; roots.len()];
+    for edge in &graph.edges {
+        let (a, b) = (cluster_of[edge.from.0], cluster_of[edge.to.0]);
+        if a != b && !successors[a].contains(&b) {
+            successors[a].push(b);
+            indegree[b] += 1;
+        }
+    }
+    let mut ready: std::collections::BTreeSet<(usize, usize)> =
+        (0..roots.len()).filter(|k| indegree[*k] == 0).map(|k| (members[roots[k]][0].0, k)).collect();
+    let mut clusters = Vec::with_capacity(roots.len());
+    while let Some(&(first, k)) = ready.iter().next() {
+        ready.remove(&(first, k));
+        clusters.push(members[roots[k]].clone());
+        for &s in &successors[k] {
+            indegree[s] -= 1;
+            if indegree[s] == 0 {
+                ready.insert((members[roots[s]][0].0, s));
+            }
+        }
+    }
+    (clusters.len() == roots.len()).then_some(Clustering { clusters, output_orders })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::tests::B;
+
+    #[test]
+    fn strategies_parse_by_name() {
+        for s in Strategy::ALL {
+            assert_eq!(s.name().parse::<Strategy>(), Ok(s));
+        }
+        assert!("greedy".parse::<Strategy>().unwrap_err().contains("greedy-top-down"));
+    }
+
+    /// A chain of maps fuses completely; a cycle through an unordered read cannot form.
+    #[test]
+    fn greedy_fuses_a_chain_and_refuses_a_cycle() {
+        let mut b = B::new();
+        let xs = b.input("xs");
+        let a = b.op("a", crate::graph::NodeKind::Map, 0);
+        let c = b.op("c", crate::graph::NodeKind::Map, 0);
+        let d = b.op("d", crate::graph::NodeKind::Map, 0);
+        b.read(xs, a);
+        b.read(a, c);
+        b.read(c, d);
+        b.free(a, d); // d reads a at arbitrary indices: a must be complete before d runs
+        let g = b.g;
+        for top_down in [true, false] {
+            let clustering = greedy(&g, top_down);
+            assert!(validate(&g, &clustering).is_ok());
+            let names = clustering.names(&g);
+            // a–c–d in one cluster would put the free read of a inside a's own loop.
+            assert!(!names.iter().any(|c| c.contains(&"a".to_string()) && c.contains(&"d".to_string())), "{names:?}");
+            assert!(names.iter().any(|c| c.len() == 2), "one of the two edges is fused: {names:?}");
+        }
+    }
+}
