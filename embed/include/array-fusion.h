@@ -85,7 +85,7 @@ void arrayFusionReportsGetFunctionName(ArrayFusionReports reports,
                                        intptr_t index,
                                        MlirStringCallback callback,
                                        void *userData);
-/// "optimal", "feasible (time limit)", …: the solver's outcome, as reported
+/// "optimal", "time-limit", "unproven", "fallback" or "baseline", as reported
 /// by fuse-opt --emit-clustering=json.
 void arrayFusionReportsGetStatus(ArrayFusionReports reports, intptr_t index,
                                  MlirStringCallback callback, void *userData);
