@@ -10,6 +10,7 @@
 //! file fails to load (its located diagnostics are printed) or any check finds a
 //! mismatch, after reporting all the others.
 
+use fusion_analysis::baseline::Strategy;
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
 use fusion_analysis::graph::Graph;
 use fusion_codegen::{
@@ -75,27 +76,40 @@ fn analysis_cells(
     graphs: &[(String, Result<Graph, ExtractError>)],
     f: &FunctionSummary,
     options: &AnalysisOptions,
-) -> (String, String, String) {
+) -> (String, String, String, String) {
+    let none = |status: String| ("-".to_owned(), "-".to_owned(), "-".to_owned(), status);
     match graphs.iter().find(|(n, _)| *n == f.name) {
         Some((_, Ok(g))) if g.nodes.iter().any(|n| n.kind.is_fusible_kind()) => match choose_clustering(g, options) {
-            Ok(o) => (
-                fusion_analysis::report::cluster_names(g, &o.clustering).len().to_string(),
-                format!("{:.1}", o.solve_ms),
-                format!("verified, {}", o.status.as_str()),
-            ),
-            Err(e) => ("-".into(), "-".into(), format!("verified, analysis error: {e}")),
+            Ok(o) => {
+                // The cost of seed 000 §5's greedy clusterings beside the optimum's.
+                let cost_of = |strategy: Strategy| {
+                    choose_clustering(g, &AnalysisOptions { strategy, ..options.clone() })
+                        .map(|b| format!("{}", b.objective))
+                        .unwrap_or_else(|_| "-".into())
+                };
+                (
+                    fusion_analysis::report::cluster_names(g, &o.clustering).len().to_string(),
+                    format!(
+                        "{} / {} / {}",
+                        o.objective,
+                        cost_of(Strategy::GreedyTopDown),
+                        cost_of(Strategy::GreedyBottomUp)
+                    ),
+                    format!("{:.1}", o.solve_ms),
+                    format!("verified, {}", o.status.as_str()),
+                )
+            }
+            Err(e) => none(format!("verified, analysis error: {e}")),
         },
-        Some((_, Ok(_))) if f.combinator_count() > 0 => (
-            "-".into(),
-            "-".into(),
-            "verified, combinators only in nested scf blocks (fuse-opt --emit-clustering=json)".into(),
-        ),
-        Some((_, Ok(_))) => ("0".into(), "-".into(), "verified, nothing to fuse".into()),
-        Some((_, Err(e))) if e.message.starts_with("ill-sized") => {
-            ("-".into(), "-".into(), "verified, ill-sized (rejected by size inference)".into())
+        Some((_, Ok(_))) if f.combinator_count() > 0 => {
+            none("verified, combinators only in nested scf blocks (fuse-opt --emit-clustering=json)".into())
         }
-        Some((_, Err(e))) => ("-".into(), "-".into(), format!("verified, not analysed: {}", e.message)),
-        None => ("-".into(), "-".into(), "verified".into()),
+        Some((_, Ok(_))) => ("0".into(), "-".into(), "-".into(), "verified, nothing to fuse".into()),
+        Some((_, Err(e))) if e.message.starts_with("ill-sized") => {
+            none("verified, ill-sized (rejected by size inference)".into())
+        }
+        Some((_, Err(e))) => none(format!("verified, not analysed: {}", e.message)),
+        None => none("verified".into()),
     }
 }
 
@@ -128,7 +142,7 @@ fn check_cells(
 }
 
 /// Prints the rows under their header, each column as wide as its widest cell.
-fn print_table(rows: &[[String; 12]]) {
+fn print_table(rows: &[[String; 13]]) {
     let header = [
         "program file",
         "function",
@@ -136,6 +150,7 @@ fn print_table(rows: &[[String; 12]]) {
         "array values",
         "clusters unfused",
         "clusters ILP",
+        "cost: ILP / greedy top-down / bottom-up",
         "solve ms",
         "check",
         "unfused ms",
@@ -201,7 +216,7 @@ fn main() -> ExitCode {
                 let fused = fused_module.as_ref().map(Interpreter::new);
                 let mut jits = [FileJit::new(file, Variant::Unfused), FileJit::new(file, Variant::Fused)];
                 for f in fusion_passes::summary::summarize(&module) {
-                    let (ilp, ms, status) = analysis_cells(&graphs, &f, &options);
+                    let (ilp, costs, ms, status) = analysis_cells(&graphs, &f, &options);
                     let (check, times) = match reference.function(&f.name).filter(|i| i.public && i.defined) {
                         None => ("- (private or declaration)".to_owned(), None),
                         Some(info) => {
@@ -222,6 +237,7 @@ fn main() -> ExitCode {
                         f.array_values.to_string(),
                         f.combinator_count().to_string(),
                         ilp,
+                        costs,
                         ms,
                         check,
                         unfused_ms,
@@ -234,9 +250,9 @@ fn main() -> ExitCode {
             Err(error) => {
                 failures += 1;
                 eprintln!("{error}");
-                let mut row: [String; 12] = std::array::from_fn(|_| "-".to_owned());
+                let mut row: [String; 13] = std::array::from_fn(|_| "-".to_owned());
                 row[0] = file.display().to_string();
-                row[11] = "FAILED".into();
+                row[12] = "FAILED".into();
                 rows.push(row);
             }
         }
@@ -247,7 +263,7 @@ fn main() -> ExitCode {
         "\n{} file(s), {} function(s), {} failed to load, {} check mismatch(es); times: compiled, about {} elements \
          per argument, median of {} calls",
         files.len(),
-        rows.iter().filter(|r| r[11].starts_with("verified")).count(),
+        rows.iter().filter(|r| r[12].starts_with("verified")).count(),
         failures,
         mismatches,
         TIMING_ELEMENTS,
