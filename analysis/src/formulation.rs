@@ -17,7 +17,10 @@
 //!   and cut proved in its comment: π bounds from chains of strict arcs
 //!   (`pi_bounds`), pairs that can never share a cluster (`apart_pairs`), order
 //!   bounds from the reachable gathers (`order_upper_bounds`), per-pair big-M
-//!   constants, and path inequalities (`add_path_cuts`).
+//!   constants, path inequalities (`add_path_cuts`), outputs whose consumers conflict
+//!   fixed manifest (`consumers_conflict`), reads saved only by sharing with a memory
+//!   reader (`add_reads`), and the cycle inequalities that SCIP separates during the
+//!   solve (`cycle_cuts.rs`, built by `cycle_separator`).
 //!
 //! The cost `clusters` counts real loops in both linear formulations
 //! (`add_cluster_count`), not the "imaginary target" π_max + 1 of seed 000 §4.1.
@@ -29,6 +32,7 @@
 
 use super::clustering::Clustering;
 use super::cost::{CostFunction, CostModel};
+use super::cycle_cuts::{self, CycleCuts, Strictness};
 use super::graph::{Access, Graph, NodeId, NodeKind, ORDER_BACKWARD, ORDER_FORWARD, Order};
 use fusion_solver::{Model, Sense, VarId, VarKind};
 use indexmap::IndexMap;
@@ -90,6 +94,8 @@ pub struct Ilp {
     x: IndexMap<(NodeId, NodeId), VarId>,
     /// Constant added to the objective value to report the cost model's value.
     pub objective_offset: f64,
+    /// The model's cycle inequalities, separated during the solve (`combined` only).
+    pub cycle_cuts: Option<CycleCuts>,
 }
 
 /// Variables and rows are named after nodes; names of nodes are SSA names that may
@@ -188,6 +194,8 @@ struct Builder<'g> {
     x: IndexMap<(NodeId, NodeId), VarId>,
     /// Pairs no legal clustering puts in one cluster ([`apart_pairs`]), when computed.
     apart: Option<Vec<Vec<bool>>>,
+    /// Pairs of x that cannot both be 0 ([`add_order_conflict_cuts`]), smaller first.
+    order_conflicts: BTreeSet<(VarId, VarId)>,
 }
 
 impl<'g> Builder<'g> {
@@ -197,7 +205,15 @@ impl<'g> Builder<'g> {
             .node_ids()
             .map(|n| model.add_variable(vname(graph, "pi", n), VarKind::Integer, 0.0, pi_upper))
             .collect();
-        Builder { graph, model, pi, order: vec![None; graph.nodes.len()], x: IndexMap::new(), apart: None }
+        Builder {
+            graph,
+            model,
+            pi,
+            order: vec![None; graph.nodes.len()],
+            x: IndexMap::new(),
+            apart: None,
+            order_conflicts: BTreeSet::new(),
+        }
     }
 
     fn x_var(&mut self, a: NodeId, b: NodeId) -> VarId {
@@ -472,8 +488,8 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     scatter_precedences(&mut b);
     separate_incompatible_sizes(&mut b, &order_upper);
 
-    let offset = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
-    Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset })
+    let (offset, cycle_cuts) = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
+    Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset, cycle_cuts })
 }
 
 fn cycle_error() -> FormulationError {
@@ -593,7 +609,8 @@ fn add_manifest_variables(
             }
             let always_manifest = !nd.kind.is_fusible_kind()
                 || nd.output_escapes(output)
-                || out_edges.iter().any(|e| !e.fusible || !fused_candidates.contains(&(e.from, e.to)));
+                || out_edges.iter().any(|e| !e.fusible || !fused_candidates.contains(&(e.from, e.to)))
+                || (!exact && consumers_conflict(b, node, &out_edges));
             if always_manifest && !exact {
                 manifest_terms.push((node, output, None));
                 if let Some(d) = b.order[node.0] {
@@ -623,6 +640,35 @@ fn add_manifest_variables(
         }
     }
     manifest_terms
+}
+
+/// Whether two consumers of one output of `producer` can never both be fused with it,
+/// so the output is manifest in every legal clustering (seed 000 (6): fused away only
+/// when every consumer is fused).
+///
+/// **Proof.** Consumers k and l both fused with the producer share its cluster, so
+/// (i) π_k = π_l, which [`apart_pairs`] rules out for apart pairs, and (ii) the
+/// producer's order lies in both required ranges, which an order conflict
+/// ([`add_order_conflict_cuts`]) rules out.
+fn consumers_conflict(b: &Builder, producer: NodeId, out_edges: &[super::graph::Edge]) -> bool {
+    let consumers: Vec<NodeId> = out_edges.iter().map(|e| e.to).collect();
+    for (i, &k) in consumers.iter().enumerate() {
+        for &l in &consumers[i + 1..] {
+            if k == l {
+                continue;
+            }
+            if b.apart.as_ref().is_some_and(|apart| apart[k.0][l.0]) {
+                return true;
+            }
+            let (Some(&xk), Some(&xl)) = (b.x.get(&pair_key(producer, k)), b.x.get(&pair_key(producer, l))) else {
+                continue;
+            };
+            if b.order_conflicts.contains(&(xk.min(xl), xk.max(xl))) {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Matching orders over fused edges, seed 000 (12): −M·x <= dᵒ_a − dⁱ_b <= M·x, with
@@ -843,6 +889,7 @@ fn add_order_conflict_cuts(b: &mut Builder) {
     }
     for (k, (x1, x2)) in cuts.into_iter().enumerate() {
         b.row(format!("order_conflict_{k}"), vec![(x1, 1.0), (x2, 1.0)], 1.0, f64::INFINITY);
+        b.order_conflicts.insert((x1.min(x2), x1.max(x2)));
     }
 }
 
@@ -920,7 +967,7 @@ fn add_linear_objective(
     manifest: &[(NodeId, usize, Option<VarId>)],
     fused_candidates: &[(NodeId, NodeId)],
     exact: bool,
-) -> Result<f64, FormulationError> {
+) -> Result<(f64, Option<CycleCuts>), FormulationError> {
     let graph = b.graph;
     let mut offset = 0.0;
     // The readers of every array and their share variables, built once for all terms.
@@ -976,7 +1023,7 @@ fn add_linear_objective(
                 }
                 if !matches!(model, CostModel::IntermediateArrays) {
                     let readers = shared_readers.get_or_insert_with(|| array_readers(b));
-                    offset += add_reads(b, readers, w, bytes);
+                    offset += add_reads(b, readers, w, bytes, exact);
                 }
             }
             CostModel::Robinson => {
@@ -987,7 +1034,34 @@ fn add_linear_objective(
         }
     }
     add_path_cuts(b, shared_readers.as_deref().unwrap_or(&[]));
-    Ok(offset)
+    let cycle_cuts = (!exact).then(|| cycle_separator(b, shared_readers.as_deref().unwrap_or(&[])));
+    Ok((offset, cycle_cuts))
+}
+
+/// The links and arcs of the model for the cycle inequalities of [`CycleCuts`]
+/// (`cycle_cuts.rs` has the proof): every link of [`cluster_links`], and every
+/// precedence arc, strict always or exactly when its pair's x is 1 (seed 000 (5):
+/// `π_c − π_a ≥ x`, and `strictly_after` rows for the rest).
+fn cycle_separator(b: &Builder, readers: &[ArrayReaders]) -> CycleCuts {
+    let graph = b.graph;
+    let free_x =
+        |a: NodeId, c: NodeId| b.x.get(&pair_key(a, c)).copied().filter(|x| b.model.variables[x.0].lower < 0.5);
+    let links = cluster_links(b, readers)
+        .into_iter()
+        .map(|(u, v, var, active_at_zero)| cycle_cuts::Link { u: u.0, v: v.0, var, active_at_zero })
+        .collect();
+    let arcs = precedence_arcs(graph, |a, c| free_x(a, c).is_some())
+        .into_iter()
+        .map(|arc| cycle_cuts::Arc {
+            from: arc.earlier.0,
+            to: arc.later.0,
+            strictness: match free_x(arc.earlier, arc.later) {
+                Some(x) if !arc.strict => Strictness::WhenUnfused(x),
+                _ => Strictness::Always,
+            },
+        })
+        .collect();
+    CycleCuts::new(graph.nodes.len(), links, arcs)
 }
 
 /// The links that put two nodes in one cluster of the read-back: a fusible pair with
@@ -1218,22 +1292,33 @@ fn share_variable(
 
 /// seed 000 §4.1 (d): reads of each array. A consumer fused with the producer reads
 /// nothing; consumers in one cluster reading it in one order share one read; unordered
-/// consumers and barriers always read. `r_i ≥ [i reads from memory] − Σ_{j<i} z_ji`:
-/// in a group of sharing readers only the first pays. (A reader sharing with a j that
-/// is fused with the producer would itself be in the producer's π level, where an
-/// unfused edge from the producer cannot end, so it is fused too and reads nothing.)
-/// Returns the constant reads.
-fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool) -> f64 {
+/// consumers and barriers always read. `r_i ≥ [i reads from memory] − Σ_{j<i} w_ji`
+/// with `w_ji ≤ z_ji` and `w_ji ≤ x_j`: in a group of sharing readers only the first
+/// pays. Returns the constant reads.
+///
+/// **Why w loses nothing.** A reader i sharing with a j that is fused with the
+/// producer (z_ji = 1, x_j = 0) is in the producer's π level, where an unfused edge
+/// from the producer cannot end (`π_i ≥ π_p + x_i`), so it is fused too (x_i = 0) and
+/// its row is `r_i ≥ −Σ w`, met by r_i = 0. When i does read from memory (x_i = 1, or
+/// no x), every j it shares with reads from memory too, so x_j = 1 and w_ji can be
+/// z_ji: the row is the plain `r_i ≥ 1 − Σ z_ji`. At integer x and z the least r is
+/// therefore the same with and without w. The LP relaxation is tighter: it can no
+/// longer save a read by half sharing with a half-fused reader.
+/// r is binary (at integer x, z, w the least r is 0 or 1), which lets SCIP know the
+/// objective is integral and round its bound up. `gather` keeps seed 000's rows as
+/// printed: continuous r and z in place of w.
+fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exact: bool) -> f64 {
     let graph = b.graph;
     let mut offset = 0.0;
     for array in readers {
         let nd = graph.node(array.node);
         let weight = if bytes { nd.output_bytes.get(array.output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
         offset += w * weight * array.alone as f64;
+        let mut read_vars = Vec::new();
         for (i, &(consumer, x)) in array.ordered.iter().enumerate() {
             let r = b.model.add_variable(
                 format!("r_{}_{}_{}", array.node.0, array.output, consumer.0),
-                VarKind::Continuous,
+                if exact { VarKind::Continuous } else { VarKind::Binary },
                 0.0,
                 1.0,
             );
@@ -1244,10 +1329,39 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool) -> 
                 Some(x) => terms.push((x, -1.0)),
                 None => lower = 1.0,
             }
-            for &(_, _, z) in array.shares.iter().filter(|(_, k, _)| *k == i) {
-                terms.push((z, 1.0));
+            for &(j, _, z) in array.shares.iter().filter(|(_, k, _)| *k == i) {
+                match array.ordered[j].1 {
+                    // Sharing with j saves i's read only while j reads from memory
+                    // itself: w_ji ≤ z_ji and w_ji ≤ x_j (see above).
+                    Some(x_j) if !exact => {
+                        let share = b.model.add_variable(
+                            format!("w_{}_{}_{}_{}", array.node.0, array.output, array.ordered[j].0.0, consumer.0),
+                            VarKind::Continuous,
+                            0.0,
+                            1.0,
+                        );
+                        let tag = format!("{}_{}_{}_{}", array.node.0, array.output, array.ordered[j].0.0, consumer.0);
+                        b.row(format!("saved_by_share_{tag}"), vec![(share, 1.0), (z, -1.0)], f64::NEG_INFINITY, 0.0);
+                        b.row(format!("saved_by_read_{tag}"), vec![(share, 1.0), (x_j, -1.0)], f64::NEG_INFINITY, 0.0);
+                        terms.push((share, 1.0));
+                    }
+                    _ => terms.push((z, 1.0)),
+                }
             }
             b.row(format!("read_{}_{}_{}", array.node.0, array.output, consumer.0), terms, lower, f64::INFINITY);
+            read_vars.push(r);
+        }
+        // Some reader pays whenever any reader reads from memory: Σ_i r_i ≥ x_k.
+        // Valid: the readers that read from memory and share form groups (z = 1 joins
+        // them); the group's reader of smallest index has no sharing partner before
+        // it, so its row is r ≥ 1. Only worth a row when several readers could share.
+        if !exact && array.ordered.len() > 1 && !array.shares.is_empty() {
+            for &(consumer, x) in &array.ordered {
+                let Some(x) = x else { continue };
+                let mut terms: Vec<(VarId, f64)> = read_vars.iter().map(|&r| (r, 1.0)).collect();
+                terms.push((x, -1.0));
+                b.row(format!("some_read_{}_{}_{}", array.node.0, array.output, consumer.0), terms, 0.0, f64::INFINITY);
+            }
         }
     }
     offset
@@ -1347,6 +1461,7 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
         order: b.order,
         x: b.x,
         objective_offset: 0.0,
+        cycle_cuts: None,
     })
 }
 
@@ -1547,6 +1662,24 @@ impl Ilp {
     /// (x = 0) or reading a common parent in the same order stay together, the rest are
     /// split into connected components; clusters are ordered by π, then by program
     /// order of their first node.
+    /// The fusion decisions (x) and output orders (d) of a legal `clustering`, as a
+    /// partial solution for the solver to complete (a warm start): x = 0 exactly for
+    /// the pairs inside one cluster.
+    pub fn partial_solution(&self, graph: &Graph, clustering: &Clustering) -> Vec<(VarId, f64)> {
+        let cluster_of = clustering.cluster_of(graph.nodes.len());
+        let mut values = Vec::new();
+        for (&(a, c), &x) in &self.x {
+            let together = cluster_of[a.0].is_some() && cluster_of[a.0] == cluster_of[c.0];
+            values.push((x, if together { 0.0 } else { 1.0 }));
+        }
+        for node in graph.node_ids() {
+            if let (Some(d), Some(&order)) = (self.order[node.0], clustering.output_orders.get(node.0)) {
+                values.push((d, order as f64));
+            }
+        }
+        values
+    }
+
     pub fn clustering(&self, graph: &Graph, values: &[f64]) -> Clustering {
         let value = |v: VarId| values.get(v.0).copied().unwrap_or(0.0);
         let round = |v: VarId| value(v).round() as i64;

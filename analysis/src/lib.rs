@@ -11,6 +11,7 @@
 pub mod baseline;
 pub mod clustering;
 pub mod cost;
+pub mod cycle_cuts;
 pub mod driver;
 pub mod exhaustive;
 pub mod formulation;

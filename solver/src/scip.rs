@@ -6,7 +6,7 @@
 //! against the model ([`check_feasible`]), so a solver or translation bug surfaces as
 //! [`SolveError::Solver`] instead of a wrong fusion decision.
 
-use crate::model::{INFINITE_BOUND, Model, Sense, VarId, VarKind, check_feasible, violates_le};
+use crate::model::{INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, check_feasible, violates_le};
 use russcip::prelude::*;
 use russcip::{ObjSense, ProblemCreated, Status, VarType};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -16,8 +16,9 @@ use std::time::Instant;
 /// Resource limits of one solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
-    /// Wall-clock limit in seconds (SCIP's `limits/time`, measured from the start of
-    /// `SCIPsolve`); values are clamped to `[0, 1e20]`, NaN is rejected. When it
+    /// Wall-clock limit in seconds for building the SCIP problem and solving it
+    /// (SCIP's `limits/time` gets what building left); values are clamped to
+    /// `[0, 1e20]`, NaN is rejected. When it
     /// strikes, the best incumbent comes back as [`SolveStatus::LimitReached`].
     pub time_seconds: f64,
     /// Relative optimality gap at which to stop (`limits/gap`); 0 proves optimality.
@@ -124,6 +125,36 @@ fn finite(x: f64) -> f64 {
 /// Never panics: the model is validated first, and a panic inside russcip is caught
 /// and reported as [`SolveError::Solver`].
 pub fn solve(model: &Model, limits: &Limits) -> Result<Solution, SolveError> {
+    solve_with(model, limits, Hooks::default())
+}
+
+/// Valid inequalities for a model, found from a fractional point: the caller's own
+/// cutting planes, separated inside SCIP's branch and cut.
+///
+/// **Contract.** Every row returned must hold for every integer-feasible point of the
+/// model (a *valid* inequality): then the model's optimum is unchanged and SCIP's dual
+/// bound stays a bound. The solver cannot check validity; it only re-checks the returned
+/// solution against the model's own rows, as for every solve.
+pub trait CutSeparator {
+    /// Rows violated by `values` (the current LP solution, indexed like
+    /// `Model::variables`), or none. Rows that `values` satisfies are ignored.
+    fn separate(&mut self, values: &[f64]) -> Vec<Row>;
+}
+
+/// What a caller may add to a solve beyond the model and its limits.
+#[derive(Default)]
+pub struct Hooks {
+    /// Cutting planes separated at every node of the search ([`CutSeparator`]).
+    pub separator: Option<Box<dyn CutSeparator>>,
+    /// Values of some variables of a known feasible point, given to SCIP as a partial
+    /// solution: its `completesol` heuristic fixes them, solves for the rest and, if
+    /// that succeeds, starts with the result as incumbent. A start that cannot be
+    /// completed is dropped, so a wrong start costs time, never soundness.
+    pub start: Vec<(VarId, f64)>,
+}
+
+/// [`solve`] with [`Hooks`]: a cut separator and a starting solution.
+pub fn solve_with(model: &Model, limits: &Limits, hooks: Hooks) -> Result<Solution, SolveError> {
     let start = Instant::now();
     model.validate().map_err(SolveError::InvalidModel)?;
     if limits.time_seconds.is_nan() || limits.relative_gap.is_nan() {
@@ -133,7 +164,13 @@ pub fn solve(model: &Model, limits: &Limits) -> Result<Solution, SolveError> {
         // Decided here because SCIP prints a warning for `lhs > rhs` even when quiet.
         return Err(SolveError::Infeasible);
     }
-    let outcome = catch_unwind(AssertUnwindSafe(|| solve_validated(model, limits, start)));
+    if let Some((var, value)) = hooks.start.iter().find(|(v, x)| v.0 >= model.variables.len() || !x.is_finite()) {
+        return Err(SolveError::InvalidModel(format!(
+            "the starting solution gives variable {} the value {value}",
+            var.0
+        )));
+    }
+    let outcome = catch_unwind(AssertUnwindSafe(|| solve_validated(model, limits, hooks, start)));
     outcome.unwrap_or_else(|panic| {
         let msg = panic
             .downcast_ref::<&str>()
@@ -254,10 +291,36 @@ fn run(scip: russcip::Model<ProblemCreated>, limits: &Limits) -> Result<russcip:
     }
 }
 
-fn solve_validated(model: &Model, limits: &Limits, start: Instant) -> Result<Solution, SolveError> {
+fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant) -> Result<Solution, SolveError> {
     // Declared first, so dropped last: after every handle on the SCIP instance.
     let _pool = concurrent_solve_guard(limits);
-    let (scip, vars) = build(model, limits, true)?;
+    let building = Instant::now();
+    let (mut scip, vars) = build(model, limits, true)?;
+    if !hooks.start.is_empty() {
+        let sol = scip.create_partial_sol();
+        for &(var, value) in &hooks.start {
+            sol.set_val(&vars[var.0], value);
+        }
+        // Stored for the completesol heuristic; nothing is lost if it fails.
+        let _ = scip.add_sol(sol);
+    }
+    // What building the problem took is taken off SCIP's own limit (which starts with
+    // SCIPsolve). Waiting for another caller's concurrent solve is not counted.
+    let remaining = (limits.time_seconds - building.elapsed().as_secs_f64()).clamp(0.0, INFINITE_BOUND);
+    scip = scip.set_real_param("limits/time", remaining).map_err(solver_error)?;
+    if let Some(separator) = hooks.separator {
+        let originals = vars.iter().map(|v| v.inner()).collect();
+        scip.include_separator(
+            SEPARATOR_NAME,
+            "valid inequalities of the caller's model",
+            SEPARATOR_PRIORITY,
+            1,
+            1.0,
+            false,
+            false,
+            Box::new(ScipCutSeparator { originals, transformed: None, inner: separator }),
+        );
+    }
     let solved = run(scip, limits)?;
     let scip_status = solved.status();
     // SAFETY: `solved` owns a live SCIP instance in the SOLVED stage, where
@@ -299,6 +362,100 @@ fn solve_validated(model: &Model, limits: &Limits, start: Instant) -> Result<Sol
         )));
     }
     Ok(Solution { status, objective, values, solve_ms: start.elapsed().as_secs_f64() * 1e3, gap, dual_bound })
+}
+
+const SEPARATOR_NAME: &str = "caller_cuts";
+/// Above SCIP's own general-purpose separators (gomory is −1000, cmir −100000), so the
+/// model's structural cuts come first.
+const SEPARATOR_PRIORITY: i32 = 1000;
+/// How far a row must cut off the LP point (in row activity units) to be added.
+const MIN_VIOLATION: f64 = 1e-4;
+
+/// The bridge between SCIP's separator callback and a [`CutSeparator`].
+struct ScipCutSeparator {
+    /// The model's variables in SCIP's original space, indexed like `Model::variables`.
+    originals: Vec<*mut russcip::ffi::SCIP_VAR>,
+    /// Their transformed counterparts (the space the LP lives in), found on first use.
+    transformed: Option<Vec<*mut russcip::ffi::SCIP_VAR>>,
+    inner: Box<dyn CutSeparator>,
+}
+
+impl russcip::Separator for ScipCutSeparator {
+    fn execute_lp(
+        &mut self,
+        model: russcip::Model<russcip::Solving>,
+        _sepa: russcip::SCIPSeparator,
+    ) -> russcip::SeparationResult {
+        // A panic must not cross SCIP's C frames; the callback then simply adds nothing.
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.separate(model.scip_ptr())));
+        match outcome {
+            Ok(Ok(true)) => russcip::SeparationResult::Separated,
+            _ => russcip::SeparationResult::DidNotFind,
+        }
+    }
+}
+
+impl ScipCutSeparator {
+    /// Reads the LP point, asks the inner separator for rows and adds the violated ones
+    /// as global cuts; whether any was added.
+    fn separate(&mut self, scip: *mut russcip::ffi::SCIP) -> Result<bool, russcip::Retcode> {
+        use russcip::ffi;
+        if self.transformed.is_none() {
+            let mut transformed = Vec::with_capacity(self.originals.len());
+            for &var in &self.originals {
+                let mut t = std::ptr::null_mut();
+                // SAFETY: `scip` is the live instance in the SOLVING stage and `var` one of
+                // its original variables (kept alive by the caller's `vars`).
+                let code = unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) };
+                if code != ffi::SCIP_Retcode_SCIP_OKAY || t.is_null() {
+                    return Ok(false);
+                }
+                transformed.push(t);
+            }
+            self.transformed = Some(transformed);
+        }
+        let transformed = self.transformed.as_ref().expect("set above");
+        // SAFETY: transformed variables of the live instance; a null solution is the
+        // current LP solution, defined while a separator runs.
+        let values: Vec<f64> =
+            transformed.iter().map(|&t| unsafe { ffi::SCIPgetSolVal(scip, std::ptr::null_mut(), t) }).collect();
+        let rows = self.inner.separate(&values);
+        // SAFETY: the name is NUL-terminated and the separator was included above.
+        let sepa = unsafe { ffi::SCIPfindSepa(scip, c"caller_cuts".as_ptr()) };
+        if sepa.is_null() {
+            return Ok(false);
+        }
+        let mut added = false;
+        for row in rows {
+            let activity: f64 = row.terms.iter().map(|(v, c)| c * values.get(v.0).copied().unwrap_or(0.0)).sum();
+            let violated = activity < row.lower - MIN_VIOLATION || activity > row.upper + MIN_VIOLATION;
+            if !violated || row.terms.iter().any(|(v, _)| v.0 >= transformed.len()) {
+                continue;
+            }
+            let (lower, upper) = ordered(row.lower, row.upper);
+            let mut lp_row = std::ptr::null_mut();
+            let name = std::ffi::CString::new(row.name.replace('\0', "")).unwrap_or_default();
+            // SAFETY: a row of this separator, filled with transformed variables of the
+            // live instance, added to the global cut pool and released once.
+            unsafe {
+                let code = ffi::SCIPcreateEmptyRowSepa(scip, &mut lp_row, sepa, name.as_ptr(), lower, upper, 0, 0, 1);
+                if code != ffi::SCIP_Retcode_SCIP_OKAY {
+                    return Ok(added);
+                }
+                for &(v, c) in &row.terms {
+                    ffi::SCIPaddVarToRow(scip, lp_row, transformed[v.0], c);
+                }
+                let mut infeasible = 0;
+                if ffi::SCIPaddRow(scip, lp_row, 0, &mut infeasible) == ffi::SCIP_Retcode_SCIP_OKAY {
+                    added = true;
+                    // Kept in the global pool, so other nodes of the tree use it too.
+                    ffi::SCIPaddPoolCut(scip, lp_row);
+                }
+                ffi::SCIPreleaseRow(scip, &mut lp_row);
+            }
+        }
+        Ok(added)
+    }
 }
 
 /// SCIP's presolve sometimes only proves "infeasible or unbounded". Re-solving the

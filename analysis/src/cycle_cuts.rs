@@ -1,0 +1,304 @@
+//! Cycle inequalities of the linear formulations, separated inside SCIP's branch and
+//! cut ([`fusion_solver::CutSeparator`]).
+//!
+//! In the `combined` model every node has a cluster position π. Two kinds of relation
+//! hold between positions in every integer-feasible point:
+//! * a **link** (a fusible pair with x = 0, or two readers sharing a read with z = 1)
+//!   forces equal π when it is *active*; its weight `w` is `x`, or `1 − z`, so an active
+//!   link weighs 0;
+//! * an **arc** (every edge of the graph, and every scatter precedence of seed 000 (9))
+//!   goes forward: π never decreases along it, and rises by at least 1 when the arc is
+//!   *strict*: always (an infusible edge, a scatter precedence), or when its pair is not
+//!   fused (x = 1). Its strictness `s` is 1 or `x`.
+//!
+//! **Cycle inequality.** For an arc a → c and a walk W from c back to a made of arcs
+//! (forward only) and links (either way): `s(a → c) ≤ Σ_{links l of W} w_l`.
+//!
+//! **Proof.** Take an integer-feasible point. If some link of W is inactive the right
+//! side is at least 1 ≥ s. Otherwise every link of W joins equal π and every arc of W
+//! goes forward, so π_a ≥ π_c along W; with π_c ≥ π_a + s this forces s = 0. ∎
+//!
+//! So the rows cut off no integer point of the model and leave its optimum unchanged;
+//! they only remove fractional points. They generalise the static path cuts of
+//! `formulation::add_path_cuts` (a strict arc and at most three links) to any length
+//! and to arcs whose strictness is a variable. The big-M precedence rows let the LP
+//! relaxation spread a fusion decision thinly along such a cycle (x ≈ 1/M on every
+//! link); these rows forbid that, which is where the model's dual bound was weak.
+//!
+//! **Separation.** For every node c that is the head of an arc with s > 0 in the LP
+//! point, a shortest-path search from c (arcs cost 0 forward, links cost their weight
+//! both ways) finds the lightest walk back to every tail a; a walk lighter than
+//! s(a → c) gives a violated row. Searches stop at length 1, beyond which no row of
+//! this family can be violated (s ≤ 1).
+
+use fusion_solver::{CutSeparator, Row, VarId};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// A relation that, when active, puts two nodes at one π.
+#[derive(Clone, Copy, Debug)]
+pub struct Link {
+    pub u: usize,
+    pub v: usize,
+    pub var: VarId,
+    /// Active when `var` is 0 (an x: fused), else when it is 1 (a z: shared read).
+    pub active_at_zero: bool,
+}
+
+/// How strict an arc is: always, or when its pair is not fused (x = 1).
+#[derive(Clone, Copy, Debug)]
+pub enum Strictness {
+    Always,
+    WhenUnfused(VarId),
+}
+
+/// π never decreases from `from` to `to`, and rises when strict.
+#[derive(Clone, Copy, Debug)]
+pub struct Arc {
+    pub from: usize,
+    pub to: usize,
+    pub strictness: Strictness,
+}
+
+/// The separator: the nodes, links and arcs of one model.
+#[derive(Clone, Debug)]
+pub struct CycleCuts {
+    nodes: usize,
+    links: Vec<Link>,
+    arcs: Vec<Arc>,
+    /// At most this many rows per call, the most violated first.
+    max_rows: usize,
+}
+
+/// Below this a violation is LP noise.
+const EPSILON: f64 = 1e-6;
+
+impl CycleCuts {
+    pub fn new(nodes: usize, links: Vec<Link>, arcs: Vec<Arc>) -> Self {
+        CycleCuts { nodes, links, arcs, max_rows: 100 + 2 * nodes }
+    }
+
+    fn weight(&self, link: &Link, values: &[f64]) -> f64 {
+        let value = values[link.var.0];
+        let w = if link.active_at_zero { value } else { 1.0 - value };
+        w.clamp(0.0, 1.0)
+    }
+
+    fn strictness(&self, arc: &Arc, values: &[f64]) -> f64 {
+        match arc.strictness {
+            Strictness::Always => 1.0,
+            Strictness::WhenUnfused(x) => values[x.0].clamp(0.0, 1.0),
+        }
+    }
+
+    /// The violated cycle rows at `values`, each with its violation.
+    pub fn violated(&self, values: &[f64]) -> Vec<(f64, Row)> {
+        let n = self.nodes;
+        // Adjacency: (neighbour, Some(link) or None for an arc taken forward).
+        let mut adjacent: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); n];
+        for arc in &self.arcs {
+            adjacent[arc.from].push((arc.to, None));
+        }
+        for (k, link) in self.links.iter().enumerate() {
+            adjacent[link.u].push((link.v, Some(k)));
+            adjacent[link.v].push((link.u, Some(k)));
+        }
+        let weights: Vec<f64> = self.links.iter().map(|l| self.weight(l, values)).collect();
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (k, arc) in self.arcs.iter().enumerate() {
+            if self.strictness(arc, values) > EPSILON {
+                into[arc.to].push(k);
+            }
+        }
+        let mut found = Vec::new();
+        let mut distance = vec![f64::INFINITY; n];
+        let mut came_from: Vec<Option<(usize, Option<usize>)>> = vec![None; n];
+        let mut touched = Vec::new();
+        for head in 0..n {
+            if into[head].is_empty() {
+                continue;
+            }
+            let limit = into[head].iter().map(|&k| self.strictness(&self.arcs[k], values)).fold(0.0, f64::max);
+            shortest_walks(head, limit, &adjacent, &weights, &mut distance, &mut came_from, &mut touched);
+            for &k in &into[head] {
+                let arc = self.arcs[k];
+                let s = self.strictness(&arc, values);
+                if distance[arc.from] + EPSILON >= s {
+                    continue;
+                }
+                let mut walk_links = Vec::new();
+                let mut at = arc.from;
+                while at != head {
+                    let Some((previous, via)) = came_from[at] else { break };
+                    if let Some(l) = via {
+                        walk_links.push(l);
+                    }
+                    at = previous;
+                }
+                if let Some(row) = self.row(&arc, &walk_links) {
+                    found.push((s - distance[arc.from], row));
+                }
+            }
+            for &t in &touched {
+                distance[t] = f64::INFINITY;
+                came_from[t] = None;
+            }
+            touched.clear();
+        }
+        found.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
+        found.truncate(self.max_rows);
+        found
+    }
+
+    /// `s(arc) ≤ Σ x_l + Σ (1 − z_l)`, written `s − Σ x_l + Σ z_l ≤ |z links|`; `None`
+    /// when the arc's own x is one of the links (the row is then trivial).
+    fn row(&self, arc: &Arc, walk_links: &[usize]) -> Option<Row> {
+        let mut terms = Vec::new();
+        let mut upper = 0.0;
+        for &l in walk_links {
+            let link = self.links[l];
+            if let Strictness::WhenUnfused(x) = arc.strictness
+                && x == link.var
+            {
+                return None;
+            }
+            if link.active_at_zero {
+                terms.push((link.var, -1.0));
+            } else {
+                terms.push((link.var, 1.0));
+                upper += 1.0;
+            }
+        }
+        match arc.strictness {
+            Strictness::Always => upper -= 1.0,
+            Strictness::WhenUnfused(x) => terms.push((x, 1.0)),
+        }
+        Some(Row {
+            name: format!("cycle_{}_{}_{}", arc.from, arc.to, walk_links.len()),
+            terms,
+            lower: f64::NEG_INFINITY,
+            upper,
+        })
+    }
+}
+
+impl CutSeparator for CycleCuts {
+    fn separate(&mut self, values: &[f64]) -> Vec<Row> {
+        self.violated(values).into_iter().map(|(_, row)| row).collect()
+    }
+}
+
+#[derive(PartialEq)]
+struct Queued(f64, usize);
+
+impl Eq for Queued {}
+
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.0.partial_cmp(&self.0).unwrap_or(Ordering::Equal).then(other.1.cmp(&self.1))
+    }
+}
+
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Dijkstra from `start` over arcs (forward, cost 0) and links (both ways, their
+/// weight), up to length `limit`; fills `distance` and `came_from` (previous node and
+/// the link used, `None` for an arc) and lists the nodes it touched.
+fn shortest_walks(
+    start: usize,
+    limit: f64,
+    adjacent: &[Vec<(usize, Option<usize>)>],
+    weights: &[f64],
+    distance: &mut [f64],
+    came_from: &mut [Option<(usize, Option<usize>)>],
+    touched: &mut Vec<usize>,
+) {
+    let mut queue = BinaryHeap::new();
+    distance[start] = 0.0;
+    touched.push(start);
+    queue.push(Queued(0.0, start));
+    while let Some(Queued(d, at)) = queue.pop() {
+        if d > distance[at] {
+            continue;
+        }
+        for &(next, via) in &adjacent[at] {
+            let step = via.map_or(0.0, |l| weights[l]);
+            let candidate = d + step;
+            if candidate < distance[next] && candidate < limit {
+                if distance[next].is_infinite() {
+                    touched.push(next);
+                }
+                distance[next] = candidate;
+                came_from[next] = Some((at, via));
+                queue.push(Queued(candidate, next));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nodes 0 → 1 fusible (x0), 1 → 2 strict, and a shared read 0 — 2 (z1): sharing
+    /// would put 0 and 2 at one π across the strict arc, and would force 0 → 1 fused.
+    #[test]
+    fn finds_the_cycles_through_arcs_and_writes_valid_rows() {
+        let (x0, z1) = (VarId(0), VarId(1));
+        let cuts = CycleCuts::new(
+            3,
+            vec![
+                Link { u: 0, v: 1, var: x0, active_at_zero: true },
+                Link { u: 0, v: 2, var: z1, active_at_zero: false },
+            ],
+            vec![
+                Arc { from: 0, to: 1, strictness: Strictness::WhenUnfused(x0) },
+                Arc { from: 1, to: 2, strictness: Strictness::Always },
+            ],
+        );
+        // x0 = 0.2, z1 = 0.9. Arc 1 → 2 (strict) and the walk 2 — 0 → 1 weighs 0.1:
+        // 1 ≤ 1 − z1, written z1 ≤ 0. Arc 0 → 1 (strictness x0) and the walk
+        // 1 → 2 — 0 weighs 0.1 < 0.2: x0 ≤ 1 − z1, written x0 + z1 ≤ 1.
+        let found = cuts.violated(&[0.2, 0.9]);
+        assert_eq!(found.len(), 2, "{found:?}");
+        let sorted = |row: &Row| {
+            let mut terms = row.terms.clone();
+            terms.sort_by_key(|t| t.0);
+            (terms, row.upper)
+        };
+        assert!((found[0].0 - 0.9).abs() < 1e-9 && (found[1].0 - 0.1).abs() < 1e-9);
+        assert_eq!(sorted(&found[0].1), (vec![(z1, 1.0)], 0.0));
+        assert_eq!(sorted(&found[1].1), (vec![(x0, 1.0), (z1, 1.0)], 1.0));
+        // The integer points of this little model: z1 = 1 is impossible (π_0 = π_2 >
+        // π_1 ≥ π_0); every other point satisfies both rows.
+        for (x, z) in [(0.0, 0.0), (1.0, 0.0)] {
+            assert!(cuts.violated(&[x, z]).is_empty(), "cuts off the legal point x0={x} z1={z}");
+        }
+        assert!(!cuts.violated(&[0.0, 1.0]).is_empty());
+    }
+
+    /// An arc whose strictness is its own x: s = x_ac against a walk back.
+    #[test]
+    fn uses_the_strictness_of_an_unfused_pair() {
+        let (x_ac, z) = (VarId(0), VarId(1));
+        // a → c fusible; readers a and c of one array share (z): then π_a = π_c, so
+        // the pair a → c cannot be unfused: x_ac ≤ 1 − z.
+        let cuts = CycleCuts::new(
+            2,
+            vec![Link { u: 0, v: 1, var: z, active_at_zero: false }],
+            vec![Arc { from: 0, to: 1, strictness: Strictness::WhenUnfused(x_ac) }],
+        );
+        let found = cuts.violated(&[0.8, 0.7]);
+        assert_eq!(found.len(), 1);
+        let row = &found[0].1;
+        let mut terms = row.terms.clone();
+        terms.sort_by_key(|t| t.0);
+        assert_eq!(terms, vec![(x_ac, 1.0), (z, 1.0)]);
+        assert_eq!(row.upper, 1.0);
+        assert!(cuts.violated(&[0.3, 0.7]).is_empty());
+    }
+}
