@@ -227,6 +227,11 @@ impl<'g> Builder<'g> {
         v
     }
 
+    /// The x of the pair (a, c) when it exists and is not fixed to 1 (never fused).
+    fn free_x(&self, a: NodeId, c: NodeId) -> Option<VarId> {
+        self.x.get(&pair_key(a, c)).copied().filter(|x| self.model.variables[x.0].lower < 0.5)
+    }
+
     fn row(&mut self, name: String, terms: Vec<(VarId, f64)>, lower: f64, upper: f64) {
         self.model.add_row(name, terms, lower, upper);
     }
@@ -1044,8 +1049,7 @@ fn add_linear_objective(
 /// `π_c − π_a ≥ x`, and `strictly_after` rows for the rest).
 fn cycle_separator(b: &Builder, readers: &[ArrayReaders]) -> CycleCuts {
     let graph = b.graph;
-    let free_x =
-        |a: NodeId, c: NodeId| b.x.get(&pair_key(a, c)).copied().filter(|x| b.model.variables[x.0].lower < 0.5);
+    let free_x = |a: NodeId, c: NodeId| b.free_x(a, c);
     let links = cluster_links(b, readers)
         .into_iter()
         .map(|(u, v, var, active_at_zero)| cycle_cuts::Link { u: u.0, v: v.0, var, active_at_zero })
@@ -1195,7 +1199,7 @@ fn array_readers(b: &mut Builder) -> Vec<ArrayReaders> {
                     alone += 1;
                     continue;
                 };
-                let x = b.x.get(&pair_key(node, consumer)).copied().filter(|x| b.model.variables[x.0].lower < 0.5);
+                let x = b.free_x(node, consumer);
                 ordered.push((consumer, x, var, constant));
             }
             let mut shares = Vec::new();
