@@ -480,6 +480,11 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             let v = &mut b.model.variables[b.pi[node.0].0];
             v.lower = bounds.lower[node.0] as f64;
             v.upper = bounds.upper[node.0] as f64;
+            // Branch on the fusion decisions before the positions: once x, z, d and
+            // the size binaries are integral, the rows on π are difference constraints
+            // with integer constants (a network matrix), so the LP's vertex π is
+            // integral and branching on π is rarely needed. A search hint only.
+            v.branch_priority = -1;
         }
     }
     add_output_orders(&mut b, exact, &order_upper);
@@ -1166,6 +1171,8 @@ struct ArrayReaders {
     /// Consumers reading element by element, each with its x towards the producer when
     /// that x is free (`None`: never fused with the producer).
     ordered: Vec<(NodeId, Option<VarId>)>,
+    /// Per entry of `ordered`, the order it reads in: `var + constant`.
+    read_orders: Vec<(Option<VarId>, f64)>,
     /// `(j, i, z)` with j < i indexing `ordered`: z = 1 only if consumers j and i are
     /// in one π level (one cluster, see [`pi_bounds`]) and read the array in one order.
     shares: Vec<(usize, usize, VarId)>,
@@ -1218,6 +1225,7 @@ fn array_readers(b: &mut Builder) -> Vec<ArrayReaders> {
                 node,
                 output,
                 alone,
+                read_orders: ordered.iter().map(|&(_, _, v, c)| (v, c)).collect(),
                 ordered: ordered.into_iter().map(|(c, x, _, _)| (c, x)).collect(),
                 shares,
             });
@@ -1353,7 +1361,13 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
                 }
             }
             b.row(format!("read_{}_{}_{}", array.node.0, array.output, consumer.0), terms, lower, f64::INFINITY);
+            if !exact {
+                add_high_order_read(b, array, i, r);
+            }
             read_vars.push(r);
+        }
+        if !exact {
+            add_share_transitivity(b, array);
         }
         // Some reader pays whenever any reader reads from memory: Σ_i r_i ≥ x_k.
         // Valid: the readers that read from memory and share form groups (z = 1 joins
@@ -1369,6 +1383,85 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
         }
     }
     offset
+}
+
+/// A reader whose read order is a gather label (≥ 2) that no earlier sharing partner
+/// can read in shares with none of them: `r_i ≥ x_i − 1 + (d_i − 1)/(U_i − 1)`, with
+/// U_i ≥ 2 the largest order of i.
+///
+/// **Proof.** At d_i ∈ {0, 1} the right side is at most x_i − 1 ≤ 0 ≤ r_i. At
+/// d_i ≥ 2 it is at most x_i, and i shares with no earlier reader j (z_ji = 1 needs
+/// equal orders, and j's orders are ≤ 1), so its read row is `r_i ≥ x_i` already.
+/// The LP gains where a half-fused gather source (d_i fractional between 0 and a
+/// label) would otherwise share half its read with each of two partners.
+fn add_high_order_read(b: &mut Builder, array: &ArrayReaders, i: usize, r: VarId) {
+    let (Some(d), constant) = array.read_orders[i] else { return };
+    let upper = b.model.variables[d.0].upper + constant;
+    if upper < 2.0 || constant != 0.0 || b.model.variables[d.0].lower > 0.0 {
+        return;
+    }
+    let partners: Vec<usize> = array.shares.iter().filter(|(_, k, _)| *k == i).map(|(j, _, _)| *j).collect();
+    if partners.is_empty() {
+        return;
+    }
+    let low_partners = partners.iter().all(|&j| match array.read_orders[j] {
+        (Some(v), c) => b.model.variables[v.0].upper + c <= 1.0,
+        (None, c) => c <= 1.0,
+    });
+    if !low_partners {
+        return;
+    }
+    let slope = 1.0 / (upper - 1.0);
+    // r − x − slope·d ≥ −1 − slope  (x = 1 when the reader is never fused: constant).
+    let mut terms = vec![(r, 1.0), (d, -slope)];
+    let mut lower = -1.0 - slope;
+    match array.ordered[i].1 {
+        Some(x) => terms.push((x, -1.0)),
+        None => lower += 1.0,
+    }
+    let consumer = array.ordered[i].0;
+    b.row(format!("high_order_read_{}_{}_{}", array.node.0, array.output, consumer.0), terms, lower, f64::INFINITY);
+}
+
+/// Sharing is transitive: `z_ij + z_jk − z_ik ≤ 1` for three readers of one array
+/// (and `z_ij + z_jk ≤ 1` when i and k have no z: they can never share).
+///
+/// **Proof** that some optimal solution satisfies these rows. z = 1 forces equal π and
+/// equal read order, both transitive, so in any integer solution with z_ij = z_jk = 1
+/// the pair i, k is in one π level with one order and z_ik = 1 satisfies its share rows
+/// (when i and k have no z, they can never meet, so z_ij = z_jk = 1 cannot happen).
+/// Raising z_ik to 1 changes nothing else: i and k are already joined by links through
+/// j, so the clusters (components of links in π levels) and the cycle and path rows'
+/// active links are unchanged, and z appears in the read rows only as `r_i ≥ … − Σ w`
+/// with `w ≤ z`, where a larger z never forces a larger r. Closing every such triple
+/// therefore turns an optimal solution into one of equal cost that meets every row.
+/// The LP relaxation gains: it can no longer share half a read along each side of a
+/// triangle whose third side is not shared.
+fn add_share_transitivity(b: &mut Builder, array: &ArrayReaders) {
+    let n = array.ordered.len();
+    let z = |i: usize, j: usize| {
+        let (lo, hi) = (i.min(j), i.max(j));
+        array.shares.iter().find(|&&(a, c, _)| a == lo && c == hi).map(|&(_, _, v)| v)
+    };
+    let tag = |i: usize, j: usize, k: usize| {
+        let name = |t: usize| array.ordered[t].0.0;
+        format!("share_transitive_{}_{}_{}_{}_{}", array.node.0, array.output, name(i), name(j), name(k))
+    };
+    for j in 0..n {
+        for i in 0..n {
+            for k in i + 1..n {
+                if i == j || k == j {
+                    continue;
+                }
+                let (Some(zij), Some(zjk)) = (z(i, j), z(j, k)) else { continue };
+                let mut terms = vec![(zij, 1.0), (zjk, 1.0)];
+                if let Some(zik) = z(i, k) {
+                    terms.push((zik, -1.0));
+                }
+                b.row(tag(i, j, k), terms, f64::NEG_INFINITY, 1.0);
+            }
+        }
+    }
 }
 
 /// seed 000 §4.1 (a), the real number of loops (not π_max + 1, which §4.1 calls an

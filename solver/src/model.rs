@@ -33,6 +33,10 @@ pub struct Variable {
     pub lower: f64,
     /// Upper bound; `f64::INFINITY` (or anything `>= 1e20`) for none.
     pub upper: f64,
+    /// Branching priority (0 unless set): a branch-and-bound solver branches on the
+    /// fractional variables of the highest priority first. A hint only: it changes
+    /// the search, never the optimum.
+    pub branch_priority: i32,
 }
 
 /// One linear row `lower <= sum(coef * var) <= upper` (either side may be infinite).
@@ -87,7 +91,7 @@ impl Model {
             VarKind::Binary => (lower.max(0.0), upper.min(1.0)),
             _ => (lower, upper),
         };
-        self.variables.push(Variable { name: name.into(), kind, lower, upper });
+        self.variables.push(Variable { name: name.into(), kind, lower, upper, branch_priority: 0 });
         VarId(self.variables.len() - 1)
     }
 

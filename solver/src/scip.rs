@@ -268,6 +268,15 @@ fn build(
             scip.add_var(lower, upper, cost, &v.name, kind)
         })
         .collect();
+    for (var, v) in vars.iter().zip(&model.variables) {
+        if v.branch_priority != 0 {
+            // SAFETY: both pointers belong to the live instance `scip`, in problem stage.
+            let code = unsafe { russcip::ffi::SCIPchgVarBranchPriority(scip.scip_ptr(), var.inner(), v.branch_priority) };
+            if code != russcip::ffi::SCIP_Retcode_SCIP_OKAY {
+                return Err(SolveError::Solver(format!("SCIPchgVarBranchPriority failed with code {code}")));
+            }
+        }
+    }
     for row in &model.rows {
         let row_vars: Vec<_> = row.terms.iter().map(|(id, _)| &vars[id.0]).collect();
         let coefs: Vec<f64> = row.terms.iter().map(|(_, c)| *c).collect();

@@ -10,7 +10,7 @@ use fusion_analysis::{
     cost::{CostFunction, CostModel},
     driver::{AnalysisOptions, choose_clustering},
     exhaustive,
-    formulation::Formulation,
+    formulation::{self, Formulation},
     graph::{Graph, NodeKind},
     random::small_program,
     report::Status,
@@ -148,4 +148,31 @@ fn random_small_programs_use_every_kind_and_fuse() {
         assert!(kinds.contains(k), "no {k} in 60 programs: {kinds:?}");
     }
     assert!(fused >= 30, "only {fused} of 60 optima fuse anything");
+}
+
+/// The comparison checks the proofs of the combined formulation's tightenings only
+/// where they appear: among the programs compared by default, some combined models
+/// (cost reads-writes) hold rows of every family.
+#[test]
+fn compared_programs_exercise_every_tightening_of_combined() {
+    let families = [
+        "share_transitive_", // add_share_transitivity
+        "high_order_read_",  // add_high_order_read
+        "some_read_",        // add_reads: Σ r ≥ x
+        "saved_by_read_",    // add_reads: w ≤ x_j
+    ];
+    let cost = CostFunction::single(CostModel::ReadsWrites);
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in 0..cases() {
+        let g = small_program(3 + (seed % 5) as usize, seed);
+        let Ok(ilp) = formulation::build(&g, Formulation::Combined, &cost) else { continue };
+        for row in &ilp.model.rows {
+            if let Some(f) = families.iter().find(|f| row.name.starts_with(**f)) {
+                *seen.entry(*f).or_insert(0) += 1;
+            }
+        }
+    }
+    for f in families {
+        assert!(seen.contains_key(f), "no {f} row in {} programs: {seen:?}", cases());
+    }
 }
