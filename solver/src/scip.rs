@@ -271,7 +271,8 @@ fn build(
     for (var, v) in vars.iter().zip(&model.variables) {
         if v.branch_priority != 0 {
             // SAFETY: both pointers belong to the live instance `scip`, in problem stage.
-            let code = unsafe { russcip::ffi::SCIPchgVarBranchPriority(scip.scip_ptr(), var.inner(), v.branch_priority) };
+            let code =
+                unsafe { russcip::ffi::SCIPchgVarBranchPriority(scip.scip_ptr(), var.inner(), v.branch_priority) };
             if code != russcip::ffi::SCIP_Retcode_SCIP_OKAY {
                 return Err(SolveError::Solver(format!("SCIPchgVarBranchPriority failed with code {code}")));
             }
