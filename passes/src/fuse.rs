@@ -318,8 +318,8 @@ fn materialize(tree: &Tree, anchor: Op) -> Op {
 /// Size queries read no elements, yet `array.dim %v` is an SSA use of `%v`: a generate
 /// sized by `array.dim` of a map it is fused with would have to run after the whole
 /// cluster. Ask the array the size comes from instead (the same size by the op's
-/// semantics): a map's or scan's first input, a gather's first index array, or
-/// directly a generate's shape operand. Sizes of filters, expands and barriers are
+/// semantics): a map's or scan's first input, a gather's first index array, a fold's
+/// first input (same dimension number), or directly a generate's shape operand. Sizes of filters, expands and barriers are
 /// data-dependent and stay as they are (the analysis keeps those apart).
 fn forward_sizes(block: MlirBlock) {
     for op in ir::block_ops(block) {
@@ -336,6 +336,12 @@ fn forward_sizes(block: MlirBlock) {
                 Some(ArrayOp::Map { inputs, .. } | ArrayOp::Scan { inputs, .. }) => Some(inputs[0].to_raw()),
                 Some(ArrayOp::Reverse { input } | ArrayOp::Force { input }) => Some(input.to_raw()),
                 Some(ArrayOp::Gather { indices, .. }) => indices.first().map(|v| v.to_raw()),
+                // A fold's result is its input without the innermost dimension, so
+                // dimension d of the result is dimension d of the input.
+                Some(ArrayOp::Fold { inputs, .. }) if dimension.is_some() => {
+                    ir::set_operands(op, &[inputs[0].to_raw()]);
+                    continue;
+                }
                 Some(ArrayOp::Generate { shape, .. }) if let Some(d) = dimension => {
                     if let Some(extent) = shape.get(d as usize) {
                         ir::replace_uses_where(ir::results(op)[0], extent.to_raw(), |_| true);

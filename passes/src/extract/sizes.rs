@@ -12,11 +12,15 @@
 //!   sizes", program `bad1`).
 //! * Arrays whose tensor type is fully static share the class of that static shape.
 //! * `map`: inputs and results unify. `scan`: results are the inputs' size.
-//! * `generate` (also the shape of `backpermute` and `replicate`): results unify; when
-//!   the shape operands are exactly `array.size`/`array.dim` of one array A in dimension
-//!   order, the results have A's size; when they are all constants, that static shape;
-//!   otherwise a *rigid* size (data-dependent generate, seed 001 §1.3.4), shared by
-//!   generates with the very same shape operands (same SSA values).
+//! * `generate` (also the shape of `backpermute` and `replicate`): results unify. When
+//!   the shape operands are all constants, the results have that static shape; when
+//!   they spell the shape of one array A dimension by dimension from facts (operand i
+//!   is `array.dim A, i`, a constant equal to A's static extent i, or `array.dim F, i`
+//!   of an F whose size is A's without innermost dimensions, such as a fold of A), the
+//!   results have A's size; otherwise a *rigid* size (data-dependent generate, seed 001
+//!   §1.3.4), shared by generates with the very same shape operands (same SSA values).
+//!   The shape without its innermost operand is matched the same way, so a fold of the
+//!   generate has a known size even when the generate's own size is rigid.
 //! * `gather`: the result has the size of the index arrays (which unify). `reverse`:
 //!   the result has the size of the input.
 //! * `scatter`/`permute`: index arrays and values unify; the result has the size of the
@@ -259,6 +263,16 @@ impl Solver {
         v
     }
 
+    /// The class of "`v` without its `k` innermost dimensions", if some op made it
+    /// known (creates nothing).
+    fn outer_class(&mut self, v: usize, k: usize) -> Option<usize> {
+        let mut c = self.find(v);
+        for _ in 0..k {
+            c = self.find(self.derived[c]?);
+        }
+        Some(c)
+    }
+
     /// The class of "`v` without its innermost dimension".
     fn derived_of(&mut self, v: usize) -> usize {
         let r = self.find(v);
@@ -376,6 +390,25 @@ pub(crate) fn static_shape(ty: melior::ir::Type) -> Option<Vec<u64>> {
     }
 }
 
+/// Extent `i` of a ranked tensor type, when static.
+fn static_extent(ty: melior::ir::Type, i: usize) -> Option<u64> {
+    use mlir_sys::*;
+    let raw = ty.to_raw();
+    // SAFETY: plain queries on a live type; `i` is checked against the rank.
+    unsafe {
+        if !mlirTypeIsARankedTensor(raw) || i as i64 >= mlirShapedTypeGetRank(raw) {
+            return None;
+        }
+        let d = mlirShapedTypeGetDimSize(raw, i as isize);
+        (!mlirShapedTypeIsDynamicSize(d) && d >= 0).then_some(d as u64)
+    }
+}
+
+/// The shape spelled by terms that are all non-negative constants.
+fn constant_shape(terms: &[Term]) -> Option<Vec<u64>> {
+    terms.iter().map(|t| if let Term::Const(c) = t { u64::try_from(*c).ok() } else { None }).collect()
+}
+
 /// The rank of an array value.
 pub(crate) fn rank<'c>(value: impl ValueLike<'c>) -> usize {
     // SAFETY: only called on ranked tensors.
@@ -488,21 +521,11 @@ impl<'n, 's> Inference<'n, 's> {
         arrays: &HashMap<usize, Value<'c, 'a>>,
     ) -> (Option<usize>, Option<usize>) {
         let terms: Vec<Term> = shape.iter().map(|v| self.term(*v)).collect();
-        // Exactly the dimensions of one array, in order.
-        let dims_of = |terms: &[Term]| -> Option<usize> {
-            let Term::Dim(a, 0) = terms.first()? else { return None };
-            let ok = terms.iter().enumerate().all(|(i, t)| *t == Term::Dim(*a, i));
-            let array = arrays.get(a)?;
-            (ok && rank(*array) == terms.len()).then_some(*a)
-        };
-        if let Some(a) = dims_of(&terms) {
-            let array = arrays[&a];
-            return (Some(self.var(array)), None);
+        if let Some(class) = self.spelled_class(&terms, arrays) {
+            return (Some(class), None);
         }
-        let prefix = if terms.len() >= 2 { dims_of(&terms[..terms.len() - 1]) } else { None };
-        let prefix_var = prefix.map(|a| self.var(arrays[&a]));
-        if terms.iter().all(|t| matches!(t, Term::Const(c) if *c >= 0)) {
-            let shape: Vec<u64> = terms.iter().map(|t| if let Term::Const(c) = t { *c as u64 } else { 0 }).collect();
+        let prefix_var = if terms.len() >= 2 { self.spelled_class(&terms[..terms.len() - 1], arrays) } else { None };
+        if let Some(shape) = constant_shape(&terms) {
             return (Some(self.solver.static_var(&shape)), prefix_var);
         }
         if static_shape(result.r#type()).is_some() {
@@ -518,6 +541,51 @@ impl<'n, 's> Inference<'n, 's> {
             }
         };
         (Some(var), prefix_var)
+    }
+
+    /// The class of the shape that `terms` spell dimension by dimension, when it is a
+    /// known class: all constants (a static shape), or the shape of one array B of rank
+    /// `terms.len()` where every term i is a fact about B's dimension i:
+    ///
+    /// * `array.dim B, i` (or `array.size B` for i = 0);
+    /// * a constant equal to B's static extent i (its tensor type);
+    /// * `array.dim A, i` of an array A whose class is B's class without its
+    ///   rank(B) − rank(A) innermost dimensions (a fold of B, or of an array of B's size).
+    ///
+    /// Each is an equality of extents that holds in every run, so the result has B's
+    /// size exactly. Anything else (a loaded index, a sum) is left to the caller.
+    fn spelled_class<'c, 'a>(&mut self, terms: &[Term], arrays: &HashMap<usize, Value<'c, 'a>>) -> Option<usize> {
+        if let Some(shape) = constant_shape(terms) {
+            return Some(self.solver.static_var(&shape));
+        }
+        let mut candidates: Vec<usize> = Vec::new();
+        for t in terms {
+            if let Term::Dim(b, _) = t
+                && !candidates.contains(b)
+                && arrays.get(b).is_some_and(|v| rank(*v) == terms.len())
+            {
+                candidates.push(*b);
+            }
+        }
+        candidates.into_iter().find_map(|b| {
+            let array_b = arrays[&b];
+            let class_b = self.var(array_b);
+            let spelled = terms.iter().enumerate().all(|(i, t)| match t {
+                Term::Dim(a, d) if *a == b => *d == i,
+                Term::Const(c) => static_extent(array_b.r#type(), i).is_some_and(|e| i64::try_from(e) == Ok(*c)),
+                Term::Dim(a, d) => {
+                    let Some(array_a) = arrays.get(a).copied() else { return false };
+                    let rank_a = rank(array_a);
+                    let class_a = self.var(array_a);
+                    *d == i && i < rank_a && rank_a < terms.len() && {
+                        let outer = self.solver.outer_class(class_b, terms.len() - rank_a);
+                        outer.is_some_and(|o| self.solver.find(o) == self.solver.find(class_a))
+                    }
+                }
+                Term::Value(_) => false,
+            });
+            spelled.then_some(class_b)
+        })
     }
 
     fn op<'c, 'a>(
@@ -720,9 +788,8 @@ impl<'n, 's> Inference<'n, 's> {
             SizeKind::Static(s) => Some(s.clone()),
             _ => None,
         };
-        let class = if terms.iter().all(|t| matches!(t, Term::Const(c) if *c >= 0)) {
-            let shape: Vec<u64> = terms.iter().map(|t| if let Term::Const(c) = t { *c as u64 } else { 0 }).collect();
-            Some(self.solver.static_var(&shape))
+        let class = if let Some(class) = self.spelled_class(&terms, arrays) {
+            Some(class)
         } else if static_shape(result.r#type()).is_some() {
             None
         } else if let (Some(mut shape), Some(Term::Const(c))) = (input_static, terms.last()) {
