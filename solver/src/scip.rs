@@ -6,7 +6,7 @@
 //! against the model ([`check_feasible`]), so a solver or translation bug surfaces as
 //! [`SolveError::Solver`] instead of a wrong fusion decision.
 
-use crate::model::{INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, check_feasible, violates_le};
+use crate::model::{Branching, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, check_feasible, violates_le};
 use russcip::prelude::*;
 use russcip::{ObjSense, ProblemCreated, Status, VarType};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -268,6 +268,11 @@ fn build(
             scip.add_var(lower, upper, cost, &v.name, kind)
         })
         .collect();
+    if model.branching == Branching::Inference {
+        // Above every default rule's priority (relpscost has 10000), so it is used.
+        scip =
+            scip.set_int_param("branching/inference/priority", INFERENCE_BRANCHING_PRIORITY).map_err(solver_error)?;
+    }
     for (var, v) in vars.iter().zip(&model.variables) {
         if v.branch_priority != 0 {
             // SAFETY: both pointers belong to the live instance `scip`, in problem stage.
@@ -375,6 +380,8 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
 }
 
 const SEPARATOR_NAME: &str = "caller_cuts";
+/// SCIP's default rule, reliability pseudo-cost branching, has priority 10000.
+const INFERENCE_BRANCHING_PRIORITY: i32 = 100_000;
 /// Above SCIP's own general-purpose separators (gomory is −1000, cmir −100000), so the
 /// model's structural cuts come first.
 const SEPARATOR_PRIORITY: i32 = 1000;
@@ -601,8 +608,8 @@ mod tests {
         assert_eq!(s.gap, 0.0);
     }
 
-    /// Branching priorities steer the search only: a small knapsack (with an integer
-    /// variable in it) has the same optimum with and without them.
+    /// Branching priorities and the branching rule steer the search only: a small
+    /// knapsack (with an integer variable in it) has the same optimum with and without.
     #[test]
     fn branching_priorities_keep_the_optimum() {
         let mut m = Model::new("knapsack", Sense::Maximize);
@@ -623,10 +630,13 @@ mod tests {
             v.branch_priority = if i % 2 == 0 { 5 } else { -3 };
         }
         let steered = solve(&m, &Limits::default()).unwrap();
-        assert_eq!(plain.status, SolveStatus::Optimal);
-        assert_eq!(steered.status, SolveStatus::Optimal);
-        assert_valid(&m, &steered);
-        assert!((plain.objective - steered.objective).abs() < 1e-6, "{} vs {}", plain.objective, steered.objective);
+        m.branching = Branching::Inference;
+        let inference = solve(&m, &Limits::default()).unwrap();
+        for s in [&plain, &steered, &inference] {
+            assert_eq!(s.status, SolveStatus::Optimal);
+            assert_valid(&m, s);
+            assert!((plain.objective - s.objective).abs() < 1e-6, "{} vs {}", plain.objective, s.objective);
+        }
     }
 
     #[test]
