@@ -1,5 +1,6 @@
-//! Baseline fusion strategies, to show what the optimal clustering buys: no fusion, and
-//! the two greedy algorithms of seed 000 §5 ("Greedy").
+//! Baseline fusion strategies, to show what the optimal clustering buys: no fusion, the
+//! two greedy algorithms of seed 000 §5 ("Greedy"), and pull-stream fusion (seed 001
+//! §1.1 and §1.5, "Stream").
 //!
 //! Seed 000's greedy algorithms "iteratively pick edges, try to fuse them, and check
 //! whether there is still a solution"; they differ only in the order in which they
@@ -11,6 +12,15 @@
 //! traversal orders those edges force, and the clusters in a topological order, given to
 //! the independent validator (`validate`). The cost function plays no part in the choice
 //! (it only prices the result), as in the seed.
+//!
+//! Pull streams (seed 001 Fig. 1.1, the "Stream" column of its Table 1.1; Coutts et al.'s
+//! stream fusion) fuse a producer into its consumer only when the consumer pulls the
+//! producer's elements one by one and is its only reader: "pull streams do not support
+//! distributing an input stream among multiple consumers". So a computed array read by
+//! two consumers, or also returned, stays manifest, a gather's source (read at random
+//! indices) is never fused, and nothing is fused horizontally; arrays that exist before
+//! the function (inputs) are read by as many streams as need them. The candidate edges
+//! are taken top-down with the same incremental validity check as greedy.
 
 use super::clustering::Clustering;
 use super::graph::{Access, EdgeId, Graph, NodeId, ORDER_FORWARD, Order};
@@ -30,11 +40,13 @@ pub enum Strategy {
     GreedyTopDown,
     /// Seed 000 §5's greedy algorithm, edges from the bottom of the graph up.
     GreedyBottomUp,
+    /// Pull-stream fusion (seed 001 §1.1): a producer fused only into its one reader.
+    Stream,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 4] =
-        [Strategy::Ilp, Strategy::Unfused, Strategy::GreedyTopDown, Strategy::GreedyBottomUp];
+    pub const ALL: [Strategy; 5] =
+        [Strategy::Ilp, Strategy::Unfused, Strategy::GreedyTopDown, Strategy::GreedyBottomUp, Strategy::Stream];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -42,6 +54,7 @@ impl Strategy {
             Strategy::Unfused => "unfused",
             Strategy::GreedyTopDown => "greedy-top-down",
             Strategy::GreedyBottomUp => "greedy-bottom-up",
+            Strategy::Stream => "stream",
         }
     }
 }
@@ -67,7 +80,34 @@ impl FromStr for Strategy {
 /// then consumer, in program order) or bottom-up (the reverse). Always valid: it starts
 /// from the unfused clustering and keeps only steps the validator accepts.
 pub fn greedy(graph: &Graph, top_down: bool) -> Clustering {
-    let mut edges: Vec<EdgeId> = (0..graph.edges.len())
+    let mut edges = fusible_edges(graph);
+    edges.sort_by_key(|e| (graph.edge(*e).from.0, graph.edge(*e).to.0, e.0));
+    if !top_down {
+        edges.sort_by_key(|e| std::cmp::Reverse((graph.edge(*e).to.0, graph.edge(*e).from.0, e.0)));
+    }
+    fuse_while_valid(graph, edges)
+}
+
+/// The pull-stream clustering of `graph` (see the module comment): the fusible edges
+/// along which the consumer pulls, in its own order, an array that it alone reads and
+/// that is not returned, fused top-down while the clustering stays valid.
+pub fn stream(graph: &Graph) -> Clustering {
+    let mut edges: Vec<EdgeId> = fusible_edges(graph)
+        .into_iter()
+        .filter(|e| {
+            let edge = graph.edge(*e);
+            let producer = graph.node(edge.from);
+            let readers = graph.out_edges(edge.from).filter(|(_, other)| other.output == edge.output).count();
+            edge.access == Access::InOutputOrder && readers == 1 && !producer.output_escapes(edge.output)
+        })
+        .collect();
+    edges.sort_by_key(|e| (graph.edge(*e).from.0, graph.edge(*e).to.0, e.0));
+    fuse_while_valid(graph, edges)
+}
+
+/// The fusible edges between two loops (combinators that may share a cluster).
+fn fusible_edges(graph: &Graph) -> Vec<EdgeId> {
+    (0..graph.edges.len())
         .map(EdgeId)
         .filter(|e| {
             let edge = graph.edge(*e);
@@ -75,11 +115,11 @@ pub fn greedy(graph: &Graph, top_down: bool) -> Clustering {
                 && graph.node(edge.from).kind.is_fusible_kind()
                 && graph.node(edge.to).kind.is_fusible_kind()
         })
-        .collect();
-    edges.sort_by_key(|e| (graph.edge(*e).from.0, graph.edge(*e).to.0, e.0));
-    if !top_down {
-        edges.sort_by_key(|e| std::cmp::Reverse((graph.edge(*e).to.0, graph.edge(*e).from.0, e.0)));
-    }
+        .collect()
+}
+
+/// Fuses `edges` one by one, in order, keeping each step the validator accepts.
+fn fuse_while_valid(graph: &Graph, edges: Vec<EdgeId>) -> Clustering {
     let mut fused: Vec<EdgeId> = Vec::new();
     let mut best = Clustering::unfused(graph);
     for edge in edges {
@@ -208,6 +248,46 @@ mod tests {
             assert_eq!(s.name().parse::<Strategy>(), Ok(s));
         }
         assert!("greedy".parse::<Strategy>().unwrap_err().contains("greedy-top-down"));
+    }
+
+    /// Pull streams fuse a chain whose arrays each have one reader, and nothing else:
+    /// not an array read twice, not one that is also returned, not a gather's source.
+    #[test]
+    fn stream_fuses_only_arrays_with_one_pulling_reader() {
+        use crate::graph::NodeKind;
+        let mut b = B::new();
+        let xs = b.input("xs");
+        let a = b.op("a", NodeKind::Map, 0); // read by c only: fused
+        let c = b.op("c", NodeKind::Map, 0); // read by d and e: stays manifest
+        let d = b.op("d", NodeKind::Map, 0);
+        let e = b.op("e", NodeKind::Map, 0);
+        let f = b.op("f", NodeKind::Map, 0); // read by h only, but also returned
+        let g = b.op("g", NodeKind::Gather { label: 2 }, 0); // reads e as its source
+        let h = b.op("h", NodeKind::Map, 0);
+        b.read(xs, a);
+        b.read(xs, g);
+        b.read(a, c);
+        b.read(c, d);
+        b.read(c, e);
+        b.source(e, g);
+        b.read(d, f);
+        b.read(f, h);
+        b.escape(f);
+        let graph = b.g;
+        let clustering = stream(&graph);
+        assert!(validate(&graph, &clustering).is_ok());
+        let together = |x: NodeId, y: NodeId| {
+            let of = clustering.cluster_of(graph.nodes.len());
+            of[x.0] == of[y.0]
+        };
+        assert!(together(a, c), "{:?}", clustering.names(&graph));
+        assert!(!together(c, d) && !together(c, e), "c has two readers: {:?}", clustering.names(&graph));
+        assert!(together(d, f), "d has one reader: {:?}", clustering.names(&graph));
+        assert!(!together(f, h), "f is returned: {:?}", clustering.names(&graph));
+        assert!(!together(e, g), "a gather source is read at random: {:?}", clustering.names(&graph));
+        // Greedy, which may distribute, fuses more.
+        let greedy_clusters = greedy(&graph, true).clusters.len();
+        assert!(greedy_clusters < clustering.clusters.len(), "{greedy_clusters} vs {:?}", clustering.names(&graph));
     }
 
     /// A chain of maps fuses completely; a cycle through an unordered read cannot form.

@@ -3,7 +3,7 @@
 //! the unfused clustering whenever anything on the way fails (with a warning saying why).
 //! No MLIR here, so tests and benchmarks run it on hand-made and random graphs.
 
-use super::baseline::{Strategy, greedy};
+use super::baseline::{Strategy, greedy, stream};
 use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
 use super::formulation::{self, Formulation, FormulationError};
@@ -160,6 +160,7 @@ fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
     let clustering = match options.strategy {
         Strategy::GreedyTopDown => greedy(graph, true),
         Strategy::GreedyBottomUp => greedy(graph, false),
+        Strategy::Stream => stream(graph),
         Strategy::Unfused | Strategy::Ilp => Clustering::unfused(graph),
     };
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;

@@ -18,6 +18,12 @@
 // RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=UNFUSED
 // UNFUSED: "name":"greedyTopDownBad",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["bs"\],\["cs"\],\["ds"\],\["es"\],\["result"\]\]}}
 //
+// Pull streams (seed 001 Table 1.1, "Stream": 4 loops for normalize2): only the filter
+// is fused into the fold that is its one reader; xs feeds four streams.
+// RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=stream}))' \
+// RUN:   %examples/seed001_normalize2.mlir | FileCheck %s --check-prefix=STREAM
+// STREAM: "name":"normalize2",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["sum1"\],\["gts","sum2"\],\["ys1"\],\["ys2"\]\]}}
+//
 // The chosen baseline is what the loops are: the greedy clusters lower to loops.
 // RUN: fuse-opt --pass-pipeline='builtin.module(func.func(array-desugar, array-simplify-gathers, array-fusion-analysis{strategy=greedy-top-down}, array-fuse), array-to-loops)' \
 // RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=LOOPS
@@ -28,4 +34,4 @@
 // An unknown strategy is an error naming the choices.
 // RUN: not fuse-opt --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=greedy}))' \
 // RUN:   %examples/seed000_greedy.mlir 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: array-fusion-analysis: unknown strategy 'greedy' (expected one of: ilp, unfused, greedy-top-down, greedy-bottom-up)
+// BAD: error: array-fusion-analysis: unknown strategy 'greedy' (expected one of: ilp, unfused, greedy-top-down, greedy-bottom-up, stream)
