@@ -21,6 +21,13 @@
 //! indices) is never fused, and nothing is fused horizontally; arrays that exist before
 //! the function (inputs) are read by as many streams as need them. The candidate edges
 //! are taken top-down with the same incremental validity check as greedy.
+//!
+//! Megiddo and Sarkar's clustering (seed 001 §1.1 and Table 1.1, "Megiddo") is an ILP
+//! like ours that "only cluster[s] together loops of the same iteration size": no filter
+//! or fold fused with the consumers of its output, no gather fused with its source. It
+//! is the project's ILP run on [`megiddo_view`], a graph with those fusions removed, so
+//! it is optimal among the clusterings Megiddo's model allows, and only a baseline for
+//! the real problem.
 
 use super::clustering::Clustering;
 use super::graph::{Access, EdgeId, Graph, NodeId, ORDER_FORWARD, Order};
@@ -42,11 +49,19 @@ pub enum Strategy {
     GreedyBottomUp,
     /// Pull-stream fusion (seed 001 §1.1): a producer fused only into its one reader.
     Stream,
+    /// Megiddo and Sarkar's ILP (seed 001 §1.1): loops of one iteration size only.
+    Megiddo,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 5] =
-        [Strategy::Ilp, Strategy::Unfused, Strategy::GreedyTopDown, Strategy::GreedyBottomUp, Strategy::Stream];
+    pub const ALL: [Strategy; 6] = [
+        Strategy::Ilp,
+        Strategy::Unfused,
+        Strategy::GreedyTopDown,
+        Strategy::GreedyBottomUp,
+        Strategy::Stream,
+        Strategy::Megiddo,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -55,6 +70,7 @@ impl Strategy {
             Strategy::GreedyTopDown => "greedy-top-down",
             Strategy::GreedyBottomUp => "greedy-bottom-up",
             Strategy::Stream => "stream",
+            Strategy::Megiddo => "megiddo",
         }
     }
 }
@@ -103,6 +119,24 @@ pub fn stream(graph: &Graph) -> Clustering {
         .collect();
     edges.sort_by_key(|e| (graph.edge(*e).from.0, graph.edge(*e).to.0, e.0));
     fuse_while_valid(graph, edges)
+}
+
+/// The graph as Megiddo and Sarkar's model sees it (see the module comment): an edge is
+/// fusible only between loops of one iteration size and not into a gather's source, and
+/// no size is the output size of a transducer, so loops of different sizes have no
+/// compatible concestors (seed 001 Fig. 1.8) and never share a cluster. Every clustering
+/// valid here is valid for `graph`: the view only removes fusions.
+pub fn megiddo_view(graph: &Graph) -> Graph {
+    let mut view = graph.clone();
+    for e in &mut view.edges {
+        let same_size =
+            graph.node(e.from).iteration.is_some() && graph.node(e.from).iteration == graph.node(e.to).iteration;
+        if !same_size || matches!(e.access, Access::GatherSource { .. }) {
+            e.fusible = false;
+        }
+    }
+    view.size_parent.clear();
+    view
 }
 
 /// The fusible edges between two loops (combinators that may share a cluster).
@@ -248,6 +282,33 @@ mod tests {
             assert_eq!(s.name().parse::<Strategy>(), Ok(s));
         }
         assert!("greedy".parse::<Strategy>().unwrap_err().contains("greedy-top-down"));
+    }
+
+    /// Megiddo's view keeps fusion between loops of one size only: a filter's consumer
+    /// (over the filter's output size) and a gather's source are cut off, and no
+    /// transducer is the parent of a size any more.
+    #[test]
+    fn megiddo_view_keeps_only_same_size_fusion() {
+        use crate::graph::NodeKind;
+        let mut b = B::new();
+        let xs = b.input("xs");
+        let a = b.op("a", NodeKind::Map, 0);
+        let f = b.transducer("f", NodeKind::Filter, 0, 1);
+        let c = b.op("c", NodeKind::Map, 1);
+        let g = b.op("g", NodeKind::Gather { label: 2 }, 0);
+        b.read(xs, a);
+        b.read(a, f);
+        b.read(f, c);
+        b.read(xs, g);
+        b.source(a, g);
+        let graph = b.g;
+        assert!(!graph.size_parent.is_empty());
+        let view = megiddo_view(&graph);
+        let fusible = |g: &Graph, x: NodeId, y: NodeId| g.edges.iter().any(|e| e.from == x && e.to == y && e.fusible);
+        assert!(fusible(&view, a, f), "same size");
+        assert!(fusible(&graph, f, c) && !fusible(&view, f, c), "over the filter's output");
+        assert!(fusible(&graph, a, g) && !fusible(&view, a, g), "a gather's source");
+        assert!(view.size_parent.is_empty());
     }
 
     /// Pull streams fuse a chain whose arrays each have one reader, and nothing else:

@@ -3,7 +3,7 @@
 //! the unfused clustering whenever anything on the way fails (with a warning saying why).
 //! No MLIR here, so tests and benchmarks run it on hand-made and random graphs.
 
-use super::baseline::{Strategy, greedy, stream};
+use super::baseline::{Strategy, greedy, megiddo_view, stream};
 use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
 use super::formulation::{self, Formulation, FormulationError};
@@ -48,8 +48,10 @@ pub struct Outcome {
 /// Chooses the clustering of `graph`. Errors only for requests that cannot be honoured
 /// at all (an impossible formulation/cost pair); solver trouble is a warning.
 pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Outcome, FormulationError> {
-    if options.strategy != Strategy::Ilp {
-        return Ok(baseline_outcome(graph, options));
+    match options.strategy {
+        Strategy::Ilp => {}
+        Strategy::Megiddo => return megiddo_outcome(graph, options),
+        _ => return Ok(baseline_outcome(graph, options)),
     }
     let ilp = formulation::build(graph, options.formulation, &options.cost)?;
     let mut warnings = Vec::new();
@@ -153,6 +155,36 @@ fn warm_start(graph: &Graph, cost: &CostFunction) -> Option<Clustering> {
         .map(|(_, c)| c)
 }
 
+/// Megiddo and Sarkar's clustering: the ILP's answer on [`megiddo_view`], checked
+/// against the real graph and reported as a baseline (its bound is no bound of the real
+/// problem). The ILP's own warnings (a time limit, a fallback) are kept.
+fn megiddo_outcome(graph: &Graph, options: &AnalysisOptions) -> Result<Outcome, FormulationError> {
+    let view = megiddo_view(graph);
+    let inner = choose_clustering(&view, &AnalysisOptions { strategy: Strategy::Ilp, ..options.clone() })?;
+    let mut warnings: Vec<String> = inner.warnings.iter().map(|w| format!("megiddo: {w}")).collect();
+    let clustering = match validate(graph, &inner.clustering) {
+        Ok(()) => inner.clustering,
+        Err(violations) => {
+            let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
+            warnings
+                .push(format!("the megiddo clustering is invalid ({}); the program is left unfused", list.join("; ")));
+            Clustering::unfused(graph)
+        }
+    };
+    let objective = evaluate_function(graph, &clustering, &options.cost);
+    Ok(Outcome {
+        clustering,
+        status: Status::Baseline,
+        objective,
+        ilp_objective: None,
+        bound: None,
+        solve_ms: inner.solve_ms,
+        variables: inner.variables,
+        rows: inner.rows,
+        warnings,
+    })
+}
+
 /// The clustering of a baseline strategy, priced by the cost function and reported as
 /// what it is ([`Status::Baseline`]): no bound, no ILP.
 fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
@@ -161,7 +193,7 @@ fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
         Strategy::GreedyTopDown => greedy(graph, true),
         Strategy::GreedyBottomUp => greedy(graph, false),
         Strategy::Stream => stream(graph),
-        Strategy::Unfused | Strategy::Ilp => Clustering::unfused(graph),
+        Strategy::Unfused | Strategy::Ilp | Strategy::Megiddo => Clustering::unfused(graph),
     };
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
     // Valid by construction (every greedy step passed the validator); checked once more

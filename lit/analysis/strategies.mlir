@@ -24,6 +24,12 @@
 // RUN:   %examples/seed001_normalize2.mlir | FileCheck %s --check-prefix=STREAM
 // STREAM: "name":"normalize2",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["sum1"\],\["gts","sum2"\],\["ys1"\],\["ys2"\]\]}}
 //
+// Megiddo and Sarkar's ILP (seed 001 Table 1.1, "Megiddo": 3 loops for normalize2): loops
+// of one iteration size only, so the fold over the filter's output is alone.
+// RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=megiddo}))' \
+// RUN:   %examples/seed001_normalize2.mlir | FileCheck %s --check-prefix=MEGIDDO
+// MEGIDDO: "name":"normalize2",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["sum1","gts"\],\["sum2"\],\["ys1","ys2"\]\]}}
+//
 // The chosen baseline is what the loops are: the greedy clusters lower to loops.
 // RUN: fuse-opt --pass-pipeline='builtin.module(func.func(array-desugar, array-simplify-gathers, array-fusion-analysis{strategy=greedy-top-down}, array-fuse), array-to-loops)' \
 // RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=LOOPS
@@ -34,4 +40,4 @@
 // An unknown strategy is an error naming the choices.
 // RUN: not fuse-opt --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=greedy}))' \
 // RUN:   %examples/seed000_greedy.mlir 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: array-fusion-analysis: unknown strategy 'greedy' (expected one of: ilp, unfused, greedy-top-down, greedy-bottom-up, stream)
+// BAD: error: array-fusion-analysis: unknown strategy 'greedy' (expected one of: ilp, unfused, greedy-top-down, greedy-bottom-up, stream, megiddo)
