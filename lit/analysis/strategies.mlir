@@ -29,6 +29,11 @@
 // RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=megiddo}))' \
 // RUN:   %examples/seed001_normalize2.mlir | FileCheck %s --check-prefix=MEGIDDO
 // MEGIDDO: "name":"normalize2",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["sum1","gts"\],\["sum2"\],\["ys1","ys2"\]\]}}
+// Quadtree: 2 loops, one per block (go's four filters are in a block nested in scf.if).
+// RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=megiddo}))' \
+// RUN:   %examples/seed001_quadtree.mlir | FileCheck %s --check-prefix=QUADTREE
+// QUADTREE: "name":"initialBounds",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["xs","ys","x1","x2","y1","y2"\]\]}}
+// QUADTREE: "name":"go/{{[^"]*}}",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["p1","p2","p3","p4"\]\]}}
 //
 // The chosen baseline is what the loops are: the greedy clusters lower to loops.
 // RUN: fuse-opt --pass-pipeline='builtin.module(func.func(array-desugar, array-simplify-gathers, array-fusion-analysis{strategy=greedy-top-down}, array-fuse), array-to-loops)' \
