@@ -1,14 +1,18 @@
 //! `fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60]
-//! [--formulations combined,gather] [--cost reads-writes] [--dump-ilp DIR]`
+//! [--formulations combined,gather] [--strategies ilp] [--cost reads-writes]
+//! [--dump-ilp DIR] [--csv FILE]`
 //!
 //! Solve time of the fusion ILP against program size, on seeded random programs
 //! (`fusion_analysis::random`) and on the largest bundled examples, side by side for the
-//! formulations asked. One row per (program, formulation): combinators, edges, model
-//! size, wall time of the solve, status, objective, the solver's lower bound and the
-//! relative gap between them. Not a test: timings depend on the
-//! machine; compare rows of one run.
+//! formulations and strategies asked (`--strategies ilp,greedy-top-down,stream,…`: the
+//! baselines of `fusion_analysis::baseline`; the ILP-based ones, `ilp` and `megiddo`,
+//! once per formulation). One row per (program, strategy, formulation): combinators,
+//! edges, model size, wall time of the solve, status, objective, the solver's lower
+//! bound and the relative gap between them, clusters. `--csv FILE` writes the same rows
+//! as CSV. Not a test: timings depend on the machine; compare rows of one run.
 
 use fusion_analysis::{
+    baseline::Strategy,
     driver::{AnalysisOptions, choose_clustering},
     formulation::Formulation,
     graph::Graph,
@@ -19,10 +23,16 @@ use fusion_solver::Limits;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60] \
-                     [--formulations combined,gather] [--cost reads-writes] [--dump-ilp DIR]";
+                     [--formulations combined,gather] [--strategies ilp] [--cost reads-writes] [--dump-ilp DIR] \
+                     [--csv FILE]";
 
 /// The flags fusion-bench takes, each with a value.
-const FLAGS: &[&str] = &["--sizes", "--seeds", "--time-limit", "--formulations", "--cost", "--dump-ilp"];
+const FLAGS: &[&str] =
+    &["--sizes", "--seeds", "--time-limit", "--formulations", "--strategies", "--cost", "--dump-ilp", "--csv"];
+
+/// The CSV file's columns, one line per table row.
+const CSV_HEADER: &str =
+    "program,combinators,edges,strategy,formulation,variables,rows,solve_ms,status,objective,bound,gap,clusters";
 
 /// Checks the command line: every argument is a known flag followed by its value.
 fn check_arguments(args: &[String]) -> Result<(), String> {
@@ -51,29 +61,75 @@ fn parsed<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> Resu
     }
 }
 
-fn row(label: &str, g: &Graph, formulation: Formulation, options: &AnalysisOptions) {
+/// One table row (and CSV line) per strategy, and per formulation for the ILP-based ones.
+fn rows(
+    label: &str,
+    g: &Graph,
+    strategies: &[Strategy],
+    formulations: &[Formulation],
+    options: &AnalysisOptions,
+    csv: &mut Vec<String>,
+) {
+    for &strategy in strategies {
+        if matches!(strategy, Strategy::Ilp | Strategy::Megiddo) {
+            for &f in formulations {
+                row(label, g, strategy, Some(f), options, csv);
+            }
+        } else {
+            row(label, g, strategy, None, options, csv);
+        }
+    }
+}
+
+fn row(
+    label: &str,
+    g: &Graph,
+    strategy: Strategy,
+    formulation: Option<Formulation>,
+    options: &AnalysisOptions,
+    csv: &mut Vec<String>,
+) {
     let combinators = g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count();
+    let form = formulation.map_or("-".to_string(), |f| f.to_string());
     // `--dump-ilp DIR`: one LP file per row, named after the row.
-    let dump_ilp = options.dump_ilp.as_ref().map(|dir| {
+    let dump_ilp = options.dump_ilp.as_ref().filter(|_| formulation.is_some()).map(|dir| {
         let name: String = label.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-        dir.join(format!("{name}.{formulation}.lp"))
+        dir.join(format!("{name}.{strategy}.{form}.lp"))
     });
-    let options = AnalysisOptions { formulation, dump_ilp, ..options.clone() };
+    let options = AnalysisOptions {
+        strategy,
+        formulation: formulation.unwrap_or(options.formulation),
+        dump_ilp,
+        ..options.clone()
+    };
     match choose_clustering(g, &options) {
-        Ok(o) => println!(
-            "{label:<28} {:<9} {combinators:>6} {:>6} {:>8} {:>8} {:>10.1} {:<11} {:>9} {:>9} {:>7} {:>8}",
-            formulation.to_string(),
-            g.edges.len(),
-            o.variables,
-            o.rows,
-            o.solve_ms,
-            o.status.as_str(),
-            o.objective,
-            o.bound.map_or("-".to_string(), |b| format!("{b:.1}")),
-            o.bound.map_or("-".to_string(), |b| format!("{:.1}%", 100.0 * relative_gap(o.objective, b))),
-            o.clustering.clusters.len()
-        ),
-        Err(e) => println!("{label:<28} {:<9} error: {e}", formulation.to_string()),
+        Ok(o) => {
+            let bound = o.bound.map_or("-".to_string(), |b| format!("{b:.1}"));
+            let gap = o.bound.map_or("-".to_string(), |b| format!("{:.1}%", 100.0 * relative_gap(o.objective, b)));
+            println!(
+                "{label:<28} {:<16} {form:<9} {combinators:>6} {:>6} {:>8} {:>8} {:>10.1} {:<11} {:>9} {bound:>9} {gap:>7} {:>8}",
+                strategy.name(),
+                g.edges.len(),
+                o.variables,
+                o.rows,
+                o.solve_ms,
+                o.status.as_str(),
+                o.objective,
+                o.clustering.clusters.len()
+            );
+            csv.push(format!(
+                "\"{label}\",{combinators},{},{},{form},{},{},{:.3},{},{},{bound},{gap},{}",
+                g.edges.len(),
+                strategy.name(),
+                o.variables,
+                o.rows,
+                o.solve_ms,
+                o.status.as_str(),
+                o.objective,
+                o.clustering.clusters.len()
+            ));
+        }
+        Err(e) => println!("{label:<28} {:<16} {form:<9} error: {e}", strategy.name()),
     }
 }
 
@@ -112,6 +168,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let strategies: Vec<Strategy> = match parse_list(arg(&args, "--strategies").unwrap_or("ilp"))
+        .iter()
+        .map(|s| s.parse())
+        .collect::<Result<_, _>>()
+    {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("fusion-bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut csv = vec![CSV_HEADER.to_string()];
     let options = AnalysisOptions {
         strategy: Default::default(),
         formulation: Formulation::Combined,
@@ -127,8 +195,9 @@ fn main() -> ExitCode {
     };
     println!("cost={cost} time-limit={time_limit}s (SCIP 10, one thread)");
     println!(
-        "{:<28} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8}",
+        "{:<28} {:<16} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8}",
         "program",
+        "strategy",
         "form.",
         "comb.",
         "edges",
@@ -144,9 +213,7 @@ fn main() -> ExitCode {
     for &size in &sizes {
         for seed in 0..seeds {
             let g = random_graph(size, seed);
-            for &f in &formulations {
-                row(&format!("random n={size} seed={seed}"), &g, f, &options);
-            }
+            rows(&format!("random n={size} seed={seed}"), &g, &strategies, &formulations, &options, &mut csv);
         }
     }
     // The largest examples of the seeds.
@@ -167,13 +234,15 @@ fn main() -> ExitCode {
                 continue;
             }
             match g {
-                Ok(g) => {
-                    for &f in &formulations {
-                        row(function, &g, f, &options);
-                    }
-                }
+                Ok(g) => rows(function, &g, &strategies, &formulations, &options, &mut csv),
                 Err(e) => eprintln!("{e}"),
             }
+        }
+    }
+    if let Some(path) = arg(&args, "--csv") {
+        if let Err(e) = std::fs::write(path, csv.join("\n") + "\n") {
+            eprintln!("fusion-bench: cannot write {path}: {e}");
+            return ExitCode::FAILURE;
         }
     }
     ExitCode::SUCCESS
