@@ -23,7 +23,7 @@
 //! are taken top-down with the same incremental validity check as greedy.
 //!
 //! Megiddo and Sarkar's clustering (seed 001 §1.1 and Table 1.1, "Megiddo") is an ILP
-//! like ours that "only cluster[s] together loops of the same iteration size": no filter
+//! like ours that "only cluster together loops of the same iteration size": no filter
 //! or fold fused with the consumers of its output, no gather fused with its source. It
 //! is the project's ILP run on [`megiddo_view`], a graph with those fusions removed, so
 //! it is optimal among the clusterings Megiddo's model allows, and only a baseline for
