@@ -61,6 +61,16 @@ fn parsed<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> Resu
     }
 }
 
+/// The non-empty items of a comma-separated list.
+fn parse_list(s: &str) -> Vec<String> {
+    s.split(',').map(|x| x.trim().to_owned()).filter(|x| !x.is_empty()).collect()
+}
+
+/// The comma-separated names of flag `name` (or `default`), each parsed as a `T`.
+fn names<T: std::str::FromStr<Err = String>>(args: &[String], name: &str, default: &str) -> Result<Vec<T>, String> {
+    parse_list(arg(args, name).unwrap_or(default)).iter().map(|s| s.parse()).collect()
+}
+
 /// One table row (and CSV line) per strategy, and per formulation for the ILP-based ones.
 fn rows(
     label: &str,
@@ -139,8 +149,6 @@ fn main() -> ExitCode {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let parse_list =
-        |s: &str| -> Vec<String> { s.split(',').map(|x| x.trim().to_owned()).filter(|x| !x.is_empty()).collect() };
     let numbers = || -> Result<(Vec<usize>, u64, f64), String> {
         check_arguments(&args)?;
         let sizes = parse_list(arg(&args, "--sizes").unwrap_or("10,30,100,300,1000"))
@@ -157,28 +165,14 @@ fn main() -> ExitCode {
         }
     };
     let cost = arg(&args, "--cost").unwrap_or("reads-writes");
-    let formulations: Vec<Formulation> = match parse_list(arg(&args, "--formulations").unwrap_or("combined,gather"))
-        .iter()
-        .map(|f| f.parse())
-        .collect::<Result<_, _>>()
-    {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("fusion-bench: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let strategies: Vec<Strategy> = match parse_list(arg(&args, "--strategies").unwrap_or("ilp"))
-        .iter()
-        .map(|s| s.parse())
-        .collect::<Result<_, _>>()
-    {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("fusion-bench: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let (formulations, strategies): (Vec<Formulation>, Vec<Strategy>) =
+        match (names(&args, "--formulations", "combined,gather"), names(&args, "--strategies", "ilp")) {
+            (Ok(f), Ok(s)) => (f, s),
+            (Err(e), _) | (_, Err(e)) => {
+                eprintln!("fusion-bench: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
     let mut csv = vec![CSV_HEADER.to_string()];
     let options = AnalysisOptions {
         strategy: Default::default(),
