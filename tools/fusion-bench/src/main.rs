@@ -32,7 +32,7 @@ const FLAGS: &[&str] =
 
 /// The CSV file's columns, one line per table row.
 const CSV_HEADER: &str =
-    "program,combinators,edges,strategy,formulation,variables,rows,solve_ms,status,objective,bound,gap,clusters";
+    "program,strategy,formulation,combinators,edges,variables,rows,solve_ms,status,objective,bound,gap,clusters";
 
 /// Checks the command line: every argument is a known flag followed by its value.
 fn check_arguments(args: &[String]) -> Result<(), String> {
@@ -116,28 +116,33 @@ fn row(
         Ok(o) => {
             let bound = o.bound.map_or("-".to_string(), |b| format!("{b:.1}"));
             let gap = o.bound.map_or("-".to_string(), |b| format!("{:.1}%", 100.0 * relative_gap(o.objective, b)));
-            println!(
-                "{label:<28} {:<16} {form:<9} {combinators:>6} {:>6} {:>8} {:>8} {:>10.1} {:<11} {:>9} {bound:>9} {gap:>7} {:>8}",
-                strategy.name(),
-                g.edges.len(),
-                o.variables,
-                o.rows,
-                o.solve_ms,
-                o.status.as_str(),
-                o.objective,
-                o.clustering.clusters.len()
-            );
-            csv.push(format!(
-                "\"{label}\",{combinators},{},{},{form},{},{},{:.3},{},{},{bound},{gap},{}",
-                g.edges.len(),
-                strategy.name(),
-                o.variables,
-                o.rows,
-                o.solve_ms,
-                o.status.as_str(),
-                o.objective,
-                o.clustering.clusters.len()
-            ));
+            // The row's fields, in the order of the table's columns and of CSV_HEADER.
+            let fields = [
+                label.to_string(),
+                strategy.name().to_string(),
+                form,
+                combinators.to_string(),
+                g.edges.len().to_string(),
+                o.variables.to_string(),
+                o.rows.to_string(),
+                format!("{:.1}", o.solve_ms),
+                o.status.as_str().to_string(),
+                o.objective.to_string(),
+                bound,
+                gap,
+                o.clustering.clusters.len().to_string(),
+            ];
+            // Column widths; negative: left-aligned.
+            const WIDTHS: [i32; 13] = [-28, -16, -9, 6, 6, 8, 8, 10, -11, 9, 9, 7, 8];
+            let cells: Vec<String> = fields
+                .iter()
+                .zip(WIDTHS)
+                .map(|(f, w)| if w < 0 { format!("{f:<0$}", (-w) as usize) } else { format!("{f:>0$}", w as usize) })
+                .collect();
+            println!("{}", cells.join(" "));
+            let mut quoted = fields.clone();
+            quoted[0] = format!("\"{label}\"");
+            csv.push(quoted.join(","));
         }
         Err(e) => println!("{label:<28} {:<16} {form:<9} error: {e}", strategy.name()),
     }
