@@ -567,25 +567,55 @@ impl<'n, 's> Inference<'n, 's> {
                 candidates.push(*b);
             }
         }
-        candidates.into_iter().find_map(|b| {
-            let array_b = arrays[&b];
-            let class_b = self.var(array_b);
-            let spelled = terms.iter().enumerate().all(|(i, t)| match t {
-                Term::Dim(a, d) if *a == b => *d == i,
-                Term::Const(c) => static_extent(array_b.r#type(), i).is_some_and(|e| i64::try_from(e) == Ok(*c)),
-                Term::Dim(a, d) => {
-                    let Some(array_a) = arrays.get(a).copied() else { return false };
-                    let rank_a = rank(array_a);
-                    let class_a = self.var(array_a);
-                    *d == i && i < rank_a && rank_a < terms.len() && {
-                        let outer = self.solver.outer_class(class_b, terms.len() - rank_a);
-                        outer.is_some_and(|o| self.solver.find(o) == self.solver.find(class_a))
+        candidates
+            .into_iter()
+            .find_map(|b| {
+                let array_b = arrays[&b];
+                let class_b = self.var(array_b);
+                let spelled = terms.iter().enumerate().all(|(i, t)| match t {
+                    Term::Dim(a, d) if *a == b => *d == i,
+                    Term::Const(c) => static_extent(array_b.r#type(), i).is_some_and(|e| i64::try_from(e) == Ok(*c)),
+                    Term::Dim(a, d) => {
+                        let Some(array_a) = arrays.get(a).copied() else { return false };
+                        let rank_a = rank(array_a);
+                        let class_a = self.var(array_a);
+                        *d == i && i < rank_a && rank_a < terms.len() && {
+                            let outer = self.solver.outer_class(class_b, terms.len() - rank_a);
+                            outer.is_some_and(|o| self.solver.find(o) == self.solver.find(class_a))
+                        }
                     }
-                }
+                    Term::Value(_) => false,
+                });
+                spelled.then_some(class_b)
+            })
+            .or_else(|| self.spelled_outer_class(terms, arrays))
+    }
+
+    /// The class of a shape spelled as the outer dimensions of one array `b` of higher
+    /// rank (`(array.dim b,0, array.dim b,1)` for a rank-3 `b`, static extents allowed):
+    /// the size of `b` without its innermost dimensions, the size of a fold of a fold of
+    /// `b`.
+    fn spelled_outer_class<'c, 'a>(&mut self, terms: &[Term], arrays: &HashMap<usize, Value<'c, 'a>>) -> Option<usize> {
+        let b = terms.iter().find_map(|t| match t {
+            Term::Dim(b, _) => Some(*b),
+            _ => None,
+        })?;
+        let array_b = *arrays.get(&b)?;
+        let rank_b = rank(array_b);
+        let spelled = rank_b > terms.len()
+            && terms.iter().enumerate().all(|(i, t)| match t {
+                Term::Dim(a, d) => *a == b && *d == i,
+                Term::Const(c) => static_extent(array_b.r#type(), i).is_some_and(|e| i64::try_from(e) == Ok(*c)),
                 Term::Value(_) => false,
             });
-            spelled.then_some(class_b)
-        })
+        if !spelled {
+            return None;
+        }
+        let mut class = self.var(array_b);
+        for _ in terms.len()..rank_b {
+            class = self.solver.derived_of(class);
+        }
+        Some(class)
     }
 
     fn op<'c, 'a>(

@@ -12,7 +12,12 @@
 //!   cluster output (diagonal: stored *and* forwarded); an array read from outside is
 //!   loaded once per iteration however many leaves read it (horizontal).
 //! * `fold`: accumulators carried by the loop (`scf.for` over the innermost dimension,
-//!   `scf.parallel` over the others), stored after it.
+//!   `scf.parallel` over the others), stored after it. Its results are arrays over the
+//!   space without the innermost dimension (seed 001 §1.4), complete after that loop:
+//!   the leaves reading them (maps, generates and gathers of that rank, folds and scans
+//!   of them, carried in turn by the next loop out, which becomes an `scf.for`) run in
+//!   the body of the outer loops, after the inner one — row sums feeding a map over rows
+//!   in the same row iteration, a rank-0 map once after the whole nest.
 //! * `scan`: accumulators carried likewise, each element stored (and forwarded) at its
 //!   position; right scans make the loop run from the end (only with maps, generates,
 //!   gathers and other right scans: a fold or filter keeps the left-to-right order).
@@ -41,8 +46,8 @@
 //! to have equal sizes (seed 001 §1.3: an ill-sized program is rejected), so its inputs'
 //! extents are unified; leaves whose spaces are still not provably equal are not fused.
 //!
-//! Anything else — expand with other leaves, a fold result read inside its
-//! cluster, filters of higher rank, a right scan with a fold or filter, element functions
+//! Anything else — expand with other leaves, filters of higher rank, scatters of a
+//! fold result, a right scan with a fold or filter, element functions
 //! reading arrays of the tree, spaces not provably equal — makes the cluster *fall
 //! back*: the tree is flattened in place and its ops are lowered one by one exactly as
 //! outside clusters, with a remark at the cluster's location. The result is the unfused

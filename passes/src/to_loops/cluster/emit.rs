@@ -1,6 +1,6 @@
 //! The loop nest of a planned cluster.
 
-use super::super::builder::{Builder, array_op, inline_body, raws, replace_and_erase, ty};
+use super::super::builder::{Builder, array_op, inline_body, rank, raws, replace_and_erase, ty};
 use super::extents::Extent;
 use super::plan::{Kind, Output, Plan, key, key_op, same_ops};
 use crate::ir::{self, Op, Val};
@@ -28,9 +28,16 @@ pub(super) struct Emitter<'a, 'c> {
     buffers: Vec<Val>,
     /// The destination copy and its extents of each scatter/permute leaf.
     written: HashMap<usize, (Val, Vec<Val>)>,
+    /// The extents of the base iteration space (materialized before the nest).
+    extents: Vec<Val>,
+    /// The last index of the innermost dimension, when that loop runs from the end.
+    last: Option<Val>,
+    /// The outermost loop of the nest (buffers of arrays from outside are made before it).
     loop_root: Op,
-    root_anchor: Op,
-    root_position: Vec<Val>,
+    /// Where the leaves being emitted load the arrays they read from outside, and at which
+    /// position: the loop body of their rank, before any filter's `scf.if`.
+    read_anchor: Op,
+    read_position: Vec<Val>,
 }
 
 impl Emitter<'_, '_> {
@@ -38,13 +45,14 @@ impl Emitter<'_, '_> {
         if let Some((p, r)) = self.plan.origins.get(&key(x)) {
             return self.elements[&(key_op(*p), *r)];
         }
-        // Read from outside: only base-scope leaves do (the plan checks it), so the
-        // load goes with them, before any filter's scf.if.
+        // Read from outside: only leaves outside filters' scopes do (the plan checks it),
+        // so the load goes with them, before any filter's scf.if. An array has one rank,
+        // so it is read at one level of the nest.
         if let Some(l) = self.loads.get(&key(x)) {
             return *l;
         }
         let buffer = *self.outside.entry(key(x)).or_insert_with(|| self.b.to_buffer(self.loop_root, x));
-        let l = self.b.load(self.root_anchor, buffer, &self.root_position);
+        let l = self.b.load(self.read_anchor, buffer, &self.read_position);
         self.loads.insert(key(x), l);
         l
     }
@@ -66,11 +74,13 @@ impl Emitter<'_, '_> {
         }
     }
 
-    /// The leaves of the scope of `guard` in tree order, then, under each filter's
-    /// predicate, the scope of that filter.
+    /// The leaves of the innermost loop body in the scope of `guard` in tree order, then,
+    /// under each filter's predicate, the scope of that filter.
     pub(super) fn scope(&mut self, guard: &[Op], anchor: Op, position: &[Val]) {
-        let here: Vec<usize> =
-            (0..self.plan.leaves.len()).filter(|i| same_ops(&self.plan.leaves[*i].guard, guard)).collect();
+        let rank = self.plan.rank();
+        let here: Vec<usize> = (0..self.plan.leaves.len())
+            .filter(|i| self.plan.leaves[*i].rank == rank && same_ops(&self.plan.leaves[*i].guard, guard))
+            .collect();
         for i in &here {
             self.leaf(*i, anchor, position);
         }
@@ -306,98 +316,56 @@ impl<'c> Builder<'c> {
         written
     }
 
-    /// One loop nest for the whole cluster (see the module doc): `scf.parallel` over the
-    /// space, or, when leaves carry state, over its outer dimensions around one `scf.for`
-    /// carrying it; the leaves' element functions inside, in scopes.
+    /// One loop nest for the whole cluster (see the module doc): a loop per run of
+    /// dimensions ([`Emitter::level`]), the leaves' element functions inside, in scopes, and
+    /// the leaves of lower rank after the loops whose folds they read.
     pub(super) fn lower_cluster(&self, cluster: Op, plan: &Plan) {
         let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
-        let (outer, inner) = extents.split_at(extents.len() - 1);
         let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
         let written = self.destination_copies(cluster, plan);
         let buffers: Vec<Val> = result_types
             .iter()
             .zip(&plan.outputs)
             .map(|(t, o)| match o {
-                Output::Array { guard, .. } if guard.is_empty() => self.alloc(cluster, *t, &extents),
-                // A filtered array: the filter's input length is an upper bound.
-                Output::Array { .. } => self.alloc(cluster, *t, inner),
-                Output::Fold(_) => self.alloc(cluster, *t, outer),
+                Output::Array { guard, .. } if guard.is_empty() => self.alloc(cluster, *t, &extents[..rank(*t)]),
+                // A filtered array (a vector; the base space is too): the filter's input
+                // length is an upper bound.
+                Output::Array { .. } => self.alloc(cluster, *t, &extents),
                 Output::Written(op) => written[&key_op(*op)].0,
             })
             .collect();
         let zero = self.constant_index(cluster, 0);
-        let inits: Vec<Val> = plan.inits.iter().map(|i| i.unwrap_or(zero)).collect();
+        let state: Vec<Val> = plan.inits.iter().map(|i| i.unwrap_or(zero)).collect();
         let last = plan.reverse.then(|| {
             let one = self.constant_index(cluster, 1);
-            self.binary(cluster, arith::subi, inner[0], one)
+            self.binary(cluster, arith::subi, *extents.last().expect("rank ≥ 1"), one)
         });
-        let (outer_ivs, outer_anchor, position, root_anchor, carried) = if plan.sequential {
-            let (outer_ivs, panchor) = if plan.ordered {
-                // Row-major order over every dimension: nested `scf.for`s.
-                let (mut ivs, mut anchor) = (vec![], cluster);
-                for extent in outer {
-                    let (_, iv, _, yield_op) = self.for_loop(anchor, *extent, &[]);
-                    ivs.push(iv);
-                    anchor = yield_op;
-                }
-                (ivs, anchor)
-            } else {
-                self.parallel(cluster, outer)
-            };
-            let (loop_op, k, state, yield_op) = self.for_loop(panchor, inner[0], &inits);
-            let k = match last {
-                Some(last) => self.binary(yield_op, arith::subi, last, k),
-                None => k,
-            };
-            let mut position = outer_ivs.clone();
-            position.push(k);
-            (outer_ivs, panchor, position, yield_op, Some((loop_op, state)))
-        } else {
-            let (ivs, anchor) = self.parallel(cluster, &extents);
-            (vec![], anchor, ivs, anchor, None)
-        };
-        // The outermost loop: buffers of the arrays read from outside go before it.
-        let mut loop_root = root_anchor;
-        while let (Some(p), Some(c)) = (ir::parent_op(loop_root), ir::parent_op(cluster))
-            && !ir::same_op(p, c)
-        {
-            loop_root = p;
-        }
         let mut emitter = Emitter {
             b: self,
             plan,
-            state: carried.as_ref().map(|(_, s)| s.clone()).unwrap_or_default(),
+            state,
             elements: HashMap::new(),
             loads: HashMap::new(),
             outside: HashMap::new(),
             predicates: HashMap::new(),
             buffers: buffers.clone(),
             written,
-            loop_root,
-            root_anchor,
-            root_position: position.clone(),
+            extents,
+            last,
+            loop_root: cluster,
+            read_anchor: cluster,
+            read_position: vec![],
         };
-        emitter.scope(&[], root_anchor, &position);
-        let finals: Vec<Val> = match &carried {
-            Some((loop_op, _)) => {
-                ir::set_operands(root_anchor, &emitter.state);
-                ir::results(*loop_op)
-            }
-            None => vec![],
-        };
+        emitter.level(0, cluster, &[]);
         let slot_of = |filter: Op| plan.leaves.iter().find(|l| ir::same_op(l.op, filter)).expect("a leaf").slot;
         let mut tensors = Vec::new();
         for ((output, buffer), t) in plan.outputs.iter().zip(&buffers).zip(&result_types) {
             let buffer = match output {
-                Output::Fold(s) => {
-                    self.store(outer_anchor, finals[*s], *buffer, &outer_ivs);
-                    *buffer
-                }
                 Output::Array { guard, .. } if guard.is_empty() => *buffer,
                 Output::Written(_) => *buffer,
                 // The first `count` elements, the count of the innermost filter.
                 Output::Array { guard, .. } => {
-                    let count = finals[slot_of(*guard.last().expect("guarded"))];
+                    let count = emitter.state[slot_of(*guard.last().expect("guarded"))];
                     self.prefix(cluster, *buffer, count)
                 }
             };
@@ -405,5 +373,81 @@ impl<'c> Builder<'c> {
         }
         // SAFETY: the lowered values replace every result; `cluster` is not used again.
         unsafe { replace_and_erase(cluster, &tensors) };
+    }
+}
+
+impl Emitter<'_, '_> {
+    /// The loop body of level `d`, inside the loops over dimensions `0..d` (at `ivs`,
+    /// before `anchor`). The innermost body holds the leaves of the base rank. Any other
+    /// level holds the loop over the next dimensions — one `scf.parallel` over a run of
+    /// dimensions nothing happens between, or one `scf.for` carrying the state of the
+    /// leaves of rank `d + 1` — and after it the leaves of rank `d`, which read the results
+    /// of the folds that loop carried (row folds feeding a map over rows; a rank-0 map
+    /// after a fold: once, after the whole nest).
+    fn level(&mut self, d: usize, anchor: Op, ivs: &[Val]) {
+        let plan = self.plan;
+        let rank = plan.rank();
+        if d == rank {
+            self.read_anchor = anchor;
+            self.read_position = ivs.to_vec();
+            self.scope(&[], anchor, ivs);
+            return;
+        }
+        if plan.sequential[d] {
+            let carried: Vec<usize> =
+                plan.leaves.iter().filter(|l| l.rank == d + 1).flat_map(|l| l.slot..l.slot + l.slots).collect();
+            let inits: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
+            let (loop_op, iv, arguments, yield_op) = self.b.for_loop(anchor, self.extents[d], &inits);
+            self.enter(d, loop_op);
+            let iv = match self.last {
+                Some(last) if d + 1 == rank => self.b.binary(yield_op, arith::subi, last, iv),
+                _ => iv,
+            };
+            for (s, a) in carried.iter().zip(arguments) {
+                self.state[*s] = a;
+            }
+            self.level(d + 1, yield_op, &[ivs, &[iv]].concat());
+            let after: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
+            ir::set_operands(yield_op, &after);
+            for (s, r) in carried.iter().zip(ir::results(loop_op)) {
+                self.state[*s] = r;
+            }
+        } else {
+            let lower_rank = |k: usize| plan.leaves.iter().any(|l| l.rank == k);
+            let mut e = d;
+            while e + 1 < rank && !plan.sequential[e + 1] && !lower_rank(e + 1) {
+                e += 1;
+            }
+            let (inner, body) = self.b.parallel(anchor, &self.extents[d..=e]);
+            let loop_op = ir::parent_op(body).expect("the body of an scf.parallel");
+            self.enter(d, loop_op);
+            self.level(e + 1, body, &[ivs, &inner].concat());
+        }
+        // The folds the loop carried are complete: their results are arrays of rank `d`.
+        for l in plan.leaves.iter().filter(|l| l.rank == d + 1 && l.kind == Kind::Fold) {
+            let values = self.state[l.slot..l.slot + l.slots].to_vec();
+            self.set_elements(l.op, &values);
+            self.store_outputs(l.op, &values, anchor, ivs);
+        }
+        self.read_anchor = anchor;
+        self.read_position = ivs.to_vec();
+        let here: Vec<usize> = (0..plan.leaves.len()).filter(|i| plan.leaves[*i].rank == d).collect();
+        for i in &here {
+            self.leaf(*i, anchor, ivs);
+        }
+        for i in here {
+            let op = plan.leaves[i].op;
+            if plan.leaves[i].kind != Kind::Fold {
+                let values: Vec<Val> = (0..ir::results(op).len()).map(|r| self.elements[&(key_op(op), r)]).collect();
+                self.store_outputs(op, &values, anchor, ivs);
+            }
+        }
+    }
+
+    /// Records the outermost loop of the nest.
+    fn enter(&mut self, d: usize, loop_op: Op) {
+        if d == 0 {
+            self.loop_root = loop_op;
+        }
     }
 }

@@ -43,11 +43,11 @@ pub(super) fn same_ops(a: &[Op], b: &[Op]) -> bool {
 /// What an array of the tree is, symbolically.
 #[derive(Clone)]
 pub(super) enum Sym {
-    /// An array over the base space (`guard` empty, `extents` its extents) or over the
-    /// compacted space of the filters in `guard` (outermost first).
+    /// An array over a prefix of the base space (`guard` empty, `extents` its extents:
+    /// the base space for most leaves, the base space without its innermost dimension
+    /// for the result of a fold over it, and so on) or over the compacted space of the
+    /// filters in `guard` (outermost first).
     Space { extents: Vec<Extent>, guard: Vec<Op> },
-    /// A fold result.
-    Fold,
     /// The result of a scatter or permute leaf: an array over its destination's space,
     /// complete only after the loop nest (so no other leaf of the cluster may read it).
     Written,
@@ -158,6 +158,10 @@ pub(super) struct Leaf {
     pub(super) kind: Kind,
     /// The filters whose scope it runs in (outermost first).
     pub(super) guard: Vec<Op>,
+    /// The rank of its scope: the base rank for the leaves of the innermost loop body, `k`
+    /// for a leaf over arrays of rank `k` < base (fold results and what reads them), which
+    /// runs after the loop over dimension `k`, once per iteration of the outer `k` loops.
+    pub(super) rank: usize,
     /// Its first slot in the loop's carried state (folds and scans: one per
     /// accumulator; filters: one, the count).
     pub(super) slot: usize,
@@ -165,10 +169,9 @@ pub(super) struct Leaf {
 }
 
 pub(super) enum Output {
-    /// Result `.1` of leaf `.0`, an array over the scope of `guard`.
+    /// Result `.1` of leaf `.0`, an array over the scope of `guard` (a fold's result: its
+    /// final accumulator, stored after the loop that carries it).
     Array { origin: (Op, usize), guard: Vec<Op> },
-    /// The final value of carried slot `.0` (a fold result).
-    Fold(usize),
     /// The destination copy written by scatter/permute leaf `.0`.
     Written(Op),
 }
@@ -184,13 +187,20 @@ pub(super) struct Plan {
     pub(super) outputs: Vec<Output>,
     /// The initial carried state (`None`: a filter count, starting at 0).
     pub(super) inits: Vec<Option<Val>>,
-    /// The loop runs from the end (right scans).
+    /// The innermost loop runs from the end (right scans).
     pub(super) reverse: bool,
-    /// Some leaf carries state: the innermost dimension is an `scf.for`.
-    pub(super) sequential: bool,
-    /// A scatter or permute leaf: every dimension is an `scf.for` (row-major source
-    /// order, as the interpreter applies the combines; seed 000 §2.1).
-    pub(super) ordered: bool,
+    /// By dimension `d`: the loop over `d` is an `scf.for`, because leaves of rank `d + 1`
+    /// carry state across it (folds, scans, filter counts), or because a scatter or permute
+    /// leaf writes in row-major source order (as the interpreter applies the combines;
+    /// seed 000 §2.1). The other loops are `scf.parallel`.
+    pub(super) sequential: Vec<bool>,
+}
+
+impl Plan {
+    /// The rank of the base iteration space.
+    pub(super) fn rank(&self) -> usize {
+        self.space.len()
+    }
 }
 
 /// The scope and extents of array `x` read by an order-0 leaf.
@@ -280,7 +290,8 @@ type Env = HashMap<usize, Node>;
 #[derive(Default)]
 struct Tally {
     left_scans: usize,
-    right_scans: usize,
+    /// The rank of each right scan.
+    right_scans: Vec<usize>,
     filters: usize,
     /// Leaves in order 1 (right to left).
     reversed: usize,
@@ -333,9 +344,12 @@ impl Planner {
         None
     }
 
-    fn add(&mut self, op: Op, kind: Kind, guard: &[Op], slots: usize) {
+    /// Adds a leaf running in the scope of `guard` with extents `extents` (filtered
+    /// scopes are vectors: rank 1).
+    fn add(&mut self, op: Op, kind: Kind, (extents, guard): (&[Extent], &[Op]), slots: usize) {
         let slot = self.leaves.iter().map(|l| l.slots).sum();
-        self.leaves.push(Leaf { op, kind, guard: guard.to_vec(), slot, slots });
+        let rank = if guard.is_empty() { extents.len() } else { 1 };
+        self.leaves.push(Leaf { op, kind, guard: guard.to_vec(), rank, slot, slots });
     }
 
     /// The common scope of a leaf's inputs ([`inputs_space`]); a base scope is recorded
@@ -350,7 +364,7 @@ impl Planner {
 
     fn mixed_inputs(&mut self, kind: OpKind) -> Option<Vec<Node>> {
         self.reject(format!(
-            "the inputs of '{}' are not arrays of one scope (a fold result read in its cluster, or arrays of \
+            "the inputs of '{}' are not arrays of one scope (arrays of different ranks, or of \
              different filters)",
             kind.name()
         ))
@@ -456,14 +470,14 @@ impl Planner {
             .map(|(d, o)| static_dim(t, d).map(Extent::Static).unwrap_or_else(|| value_key(*o)))
             .collect();
         self.spaces.push(extents.clone());
-        self.add(op, Kind::Generate, &[], 0);
+        self.add(op, Kind::Generate, (&extents, &[]), 0);
         Some(nodes(op, Sym::Space { extents, guard: vec![] }))
     }
 
     /// A map runs in the scope of its inputs.
     fn map(&mut self, op: Op, inputs: &[Val], env: &Env) -> Option<Vec<Node>> {
         let Some((extents, guard)) = self.scope(inputs, env) else { return self.mixed_inputs(OpKind::Map) };
-        self.add(op, Kind::Map, &guard, 0);
+        self.add(op, Kind::Map, (&extents, &guard), 0);
         Some(nodes(op, Sym::Space { extents, guard }))
     }
 
@@ -478,7 +492,7 @@ impl Planner {
             return self.reject("a gather's source is computed in the cluster in another order".into());
         }
         let Some((extents, guard)) = self.scope(indices, env) else { return self.mixed_inputs(OpKind::Gather) };
-        self.add(op, Kind::Gather, &guard, 0);
+        self.add(op, Kind::Gather, (&extents, &guard), 0);
         Some(nodes(op, Sym::Space { extents, guard }))
     }
 
@@ -499,15 +513,21 @@ impl Planner {
         Ok(scope)
     }
 
-    /// A fold's results are its final accumulators.
+    /// A fold's results are its final accumulators: arrays over its scope without the
+    /// innermost dimension (rank 0 for a fold of a filter's output), complete after the
+    /// loop that carries them, where leaves of that rank read them.
     fn fold(&mut self, op: Op, inputs: &[Val], inits: &[Val], env: &Env) -> Option<Vec<Node>> {
-        let (_, guard) = match self.accumulating(OpKind::Fold, inputs, inits, env) {
+        let (extents, guard) = match self.accumulating(OpKind::Fold, inputs, inits, env) {
             Ok(scope) => scope,
             Err(rejected) => return rejected,
         };
+        if guard.is_empty() && extents.is_empty() {
+            return self.reject("a fold of a rank-0 array".into());
+        }
         self.tally.noncommutative_folds += !commutative_fold(op) as usize;
-        self.add(op, Kind::Fold, &guard, ir::results(op).len());
-        Some(nodes(op, Sym::Fold))
+        self.add(op, Kind::Fold, (&extents, &guard), ir::results(op).len());
+        let outer = if guard.is_empty() { extents[..extents.len() - 1].to_vec() } else { vec![] };
+        Some(nodes(op, Sym::Space { extents: outer, guard: vec![] }))
     }
 
     /// A scan's results are arrays of its scope, one accumulator per element.
@@ -524,14 +544,17 @@ impl Planner {
             Ok(scope) => scope,
             Err(rejected) => return rejected,
         };
+        if guard.is_empty() && extents.is_empty() {
+            return self.reject("a scan of a rank-0 array".into());
+        }
         match direction {
             ScanDirection::Right if !guard.is_empty() => {
                 return self.reject("a right scan of a filter's output".into());
             }
-            ScanDirection::Right => self.tally.right_scans += 1,
+            ScanDirection::Right => self.tally.right_scans.push(extents.len()),
             ScanDirection::Left => self.tally.left_scans += 1,
         }
-        self.add(op, Kind::Scan(kind), &guard, ir::results(op).len());
+        self.add(op, Kind::Scan(kind), (&extents, &guard), ir::results(op).len());
         Some(nodes(op, Sym::Space { extents, guard }))
     }
 
@@ -541,12 +564,12 @@ impl Planner {
         if !vectors_only(op) {
             return self.reject("a filter of higher rank".into());
         }
-        let Some((_, guard)) = self.scope(inputs, env) else {
+        let Some((extents, guard)) = self.scope(inputs, env) else {
             return self.reject(format!("the inputs of '{}' are not arrays of one scope", OpKind::Filter.name()));
         };
         self.tally.filters += 1;
         self.inits.push(None);
-        self.add(op, Kind::Filter, &guard, 1);
+        self.add(op, Kind::Filter, (&extents, &guard), 1);
         let mut inner = guard;
         inner.push(op);
         Some(nodes(op, Sym::Space { extents: vec![Extent::Static(-1)], guard: inner }))
@@ -560,50 +583,57 @@ impl Planner {
         if !defined_outside(dest, self.cluster) {
             return self.reject(format!("the destination of '{name}' is computed in the cluster"));
         }
-        let Some((_, guard)) = self.scope(streamed, env) else {
+        let Some((extents, guard)) = self.scope(streamed, env) else {
             return self.reject(format!("the streamed inputs of '{name}' are not arrays of one scope"));
         };
         if !guard.is_empty() {
             return self.reject(format!("'{name}' of a filter's output"));
         }
         self.tally.writers += 1;
-        self.add(op, if kind == OpKind::Scatter { Kind::Scatter } else { Kind::Permute }, &[], 0);
+        self.add(op, if kind == OpKind::Scatter { Kind::Scatter } else { Kind::Permute }, (&extents, &[]), 0);
         Some(nodes(op, Sym::Written))
     }
 
-    /// The checks over the whole tree, then the plan: one base space, a loop direction
-    /// every leaf accepts, and outputs the loop nest stores.
+    /// The checks over the whole tree, then the plan: one base space (every other space a
+    /// prefix of it), a loop direction every leaf accepts, and outputs the loop nest stores.
     fn finish(mut self, outputs: &[Node], env: &Env) -> Result<Plan, String> {
-        let Some(first) = self.spaces.first().cloned() else {
+        let Some(base) = self.spaces.iter().max_by_key(|s| s.len()).cloned() else {
             return Err("no leaf iterates over a space".into());
         };
-        if first.is_empty() {
+        if base.is_empty() {
             return Err("rank-0 iteration space".into());
         }
         for s in &self.spaces {
-            if s.len() != first.len() || s.iter().zip(&first).any(|(a, b)| !self.classes.same(*a, *b)) {
+            if s.iter().zip(&base).any(|(a, b)| !self.classes.same(*a, *b)) {
                 return Err("the leaves' iteration spaces are not provably equal".into());
             }
         }
-        let reverse = self.tally.direction(first.len())?;
-        let outputs = self.outputs(outputs, first.len())?;
-        let space = first.iter().map(|e| self.classes.representative(*e)).collect();
+        let rank = base.len();
+        if let Some(l) = self.leaves.iter().find(|l| l.rank < rank && matches!(l.kind, Kind::Scatter | Kind::Permute)) {
+            let name = ir::op_name(l.op);
+            return Err(format!("'{name}' over arrays of lower rank than the cluster's loop nest"));
+        }
+        let reverse = self.tally.direction(rank)?;
+        let outputs = self.outputs(outputs)?;
+        let space = base.iter().map(|e| self.classes.representative(*e)).collect();
         let origins = env.iter().map(|(k, node)| (*k, node.origin)).collect();
-        let ordered = self.tally.writers > 0;
-        let sequential = !self.inits.is_empty() || ordered;
+        // Scatters and permutes write in row-major source order: every loop is an `scf.for`.
+        let mut sequential = vec![self.tally.writers > 0; rank];
+        for l in self.leaves.iter().filter(|l| l.slots > 0) {
+            sequential[l.rank - 1] = true;
+        }
         let (leaves, deferred, inits) = (self.leaves, self.deferred, self.inits);
-        Ok(Plan { space, leaves, origins, deferred, outputs, inits, reverse, sequential, ordered })
+        Ok(Plan { space, leaves, origins, deferred, outputs, inits, reverse, sequential })
     }
 
     /// How the cluster's results are stored; array outputs need a tensor type the buffers
     /// can hold.
-    fn outputs(&self, nodes: &[Node], rank: usize) -> Result<Vec<Output>, String> {
+    fn outputs(&self, nodes: &[Node]) -> Result<Vec<Output>, String> {
         let result_types: Vec<MlirType> = ir::results(self.cluster).into_iter().map(ir::value_type).collect();
         let mut outputs = Vec::new();
         for (t, node) in result_types.iter().zip(nodes) {
-            let (op, r) = node.origin;
             let output = match &node.sym {
-                Sym::Space { guard, .. } if guard.is_empty() && ir::rank(*t) == Some(rank as i64) => {
+                Sym::Space { extents, guard } if guard.is_empty() && ir::rank(*t) == Some(extents.len() as i64) => {
                     Output::Array { origin: node.origin, guard: vec![] }
                 }
                 Sym::Space { guard, .. }
@@ -611,11 +641,7 @@ impl Planner {
                 {
                     Output::Array { origin: node.origin, guard: guard.clone() }
                 }
-                Sym::Fold if ir::rank(*t) == Some(rank as i64 - 1) => {
-                    let l = self.leaves.iter().find(|l| ir::same_op(l.op, op)).expect("folds are leaves");
-                    Output::Fold(l.slot + r)
-                }
-                Sym::Written => Output::Written(op),
+                Sym::Written => Output::Written(node.origin.0),
                 _ => return Err("an output of the cluster is not stored by the loop nest".into()),
             };
             outputs.push(output);
@@ -630,7 +656,11 @@ impl Tally {
     /// or a filter needs the other direction, and a fold may run backwards only when its
     /// combine commutes (the interpreter folds from the left).
     fn direction(&self, rank: usize) -> Result<bool, String> {
-        let reverse = self.right_scans > 0 || self.reversed > 0;
+        let reverse = !self.right_scans.is_empty() || self.reversed > 0;
+        // Only the innermost loop runs from the end.
+        if self.right_scans.iter().any(|k| *k != rank) {
+            return Err("a right scan over an outer dimension of the loop nest".into());
+        }
         if reverse && (self.left_scans > 0 || self.filters > 0 || self.noncommutative_folds > 0) {
             return Err(
                 "a right-to-left loop with a left scan, a filter or a fold whose combine may not commute".into()
