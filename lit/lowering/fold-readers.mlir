@@ -4,7 +4,10 @@
 // the loop that carries the fold: row folds feeding a map over rows; a rank-0 map once
 // after the whole nest (Leibniz π); a scan and a fold of row folds carried by the outer
 // loop, which becomes an `scf.for` (seed 001 §1.4: the fold's result is the iteration
-// size without its innermost dimension).
+// size without its innermost dimension). A fold fused into a gather (seed 000 §3.3) whose
+// gathered index does not depend on the inner dimensions (a row maximum broadcast back
+// over its row) is folded once per row, before the loop over the row, not once per
+// element.
 //
 // RUN: fuse-opt %s --run --check --size=0 | FileCheck %s --check-prefix=RESULT
 // RUN: fuse-opt %s --run --check --size=1 --seed=2 | FileCheck %s --check-prefix=RESULT
@@ -17,6 +20,7 @@
 // RESULT-DAG: @row_means: match (interpreter, unfused, fused)
 // RESULT-DAG: @row_max_scan: match (interpreter, unfused, fused)
 // RESULT-DAG: @nested_folds: match (interpreter, unfused, fused)
+// RESULT-DAG: @softmax_rows: match (interpreter, unfused, fused)
 // REMARK-NOT: op by op
 
 // One cluster: the loop carries the sum, the rank-0 map runs once after it.
@@ -183,4 +187,59 @@ func.func @nested_folds(%a: tensor<?x?x?xi64>) -> tensor<?xi64> {
     array.yield %r : i64
   }
   return %s2 : tensor<?xi64>
+}
+
+// Two clusters, each: rows in parallel; under "the row is not empty" the row fold once,
+// then the loop over the row reading it (a plain loop inside the parallel one).
+// CHECK-LABEL: func.func @softmax_rows(
+// CHECK-SAME:      "softmax_rows: 2 clusters
+// CHECK:         scf.parallel (%[[I:[a-z0-9_]+]]) =
+// CHECK:           %[[RUNS:.*]] = arith.cmpi sgt, %[[COLS:[a-z0-9_]+]], %{{.*}} : index
+// CHECK-NEXT:      scf.if %[[RUNS]] {
+// CHECK:             %[[MX:.*]] = scf.for %[[J:[a-z0-9_]+]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f64) {
+// CHECK-NEXT:          memref.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NEXT:          arith.maximumf %[[ACC]]
+// CHECK-NEXT:          scf.yield
+// CHECK-NEXT:        }
+// CHECK:             scf.for %[[K:[a-z0-9_]+]] = %{{.*}} to %[[COLS]] step
+// CHECK-NEXT:          %[[X:.*]] = memref.load %{{.*}}[%[[I]], %[[K]]]
+// CHECK-NEXT:          %[[D:.*]] = arith.subf %[[X]], %[[MX]]
+// CHECK-NEXT:          math.exp %[[D]]
+// CHECK-NOT:         scf.for
+// CHECK:         scf.parallel
+// CHECK:           scf.if
+// CHECK:             arith.addf
+// CHECK:             scf.for
+// CHECK:               arith.divf
+// CHECK:         return
+
+// Row softmax: a replicate of a row fold zipped back with the matrix.
+func.func @softmax_rows(%m: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %mx = array.fold %m init(%ninf : f64) : tensor<?x?xf64> -> tensor<?xf64> {
+  ^bb0(%acc: f64, %x: f64):
+    %r = arith.maximumf %acc, %x : f64
+    array.yield %r : f64
+  }
+  %cols = array.dim %m, 1 : tensor<?x?xf64>
+  %mxs = array.replicate %mx, %cols : tensor<?xf64> -> tensor<?x?xf64>
+  %e = array.map %m, %mxs : tensor<?x?xf64>, tensor<?x?xf64> -> tensor<?x?xf64> {
+  ^bb0(%x: f64, %y: f64):
+    %d = arith.subf %x, %y : f64
+    %ex = math.exp %d : f64
+    array.yield %ex : f64
+  }
+  %zero = arith.constant 0.0 : f64
+  %sum = array.fold %e init(%zero : f64) : tensor<?x?xf64> -> tensor<?xf64> {
+  ^bb0(%acc: f64, %x: f64):
+    %r = arith.addf %acc, %x : f64
+    array.yield %r : f64
+  }
+  %sums = array.replicate %sum, %cols : tensor<?xf64> -> tensor<?x?xf64>
+  %out = array.map %e, %sums : tensor<?x?xf64>, tensor<?x?xf64> -> tensor<?x?xf64> {
+  ^bb0(%x: f64, %y: f64):
+    %q = arith.divf %x, %y : f64
+    array.yield %q : f64
+  }
+  return %out : tensor<?x?xf64>
 }

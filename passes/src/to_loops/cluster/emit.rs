@@ -1,6 +1,6 @@
 //! The loop nest of a planned cluster.
 
-use super::super::builder::{Builder, array_op, inline_body, rank, raws, replace_and_erase, ty};
+use super::super::builder::{Builder, array_op, inline_body, rank, raws, replace_and_erase, ty, v};
 use super::extents::Extent;
 use super::plan::{Kind, Output, Plan, key, key_op, same_ops};
 use crate::ir::{self, Op, Val};
@@ -32,6 +32,8 @@ pub(super) struct Emitter<'a, 'c> {
     extents: Vec<Val>,
     /// The last index of the innermost dimension, when that loop runs from the end.
     last: Option<Val>,
+    /// The loops being emitted are inside an `scf.parallel`.
+    in_parallel: bool,
     /// The outermost loop of the nest (buffers of arrays from outside are made before it).
     loop_root: Op,
     /// Where the leaves being emitted load the arrays they read from outside, and at which
@@ -82,9 +84,13 @@ impl Emitter<'_, '_> {
             .filter(|i| self.plan.leaves[*i].rank == rank && same_ops(&self.plan.leaves[*i].guard, guard))
             .collect();
         for i in &here {
-            self.leaf(*i, anchor, position);
+            // Hoisted leaves were computed before an inner loop (`Emitter::level`).
+            if self.plan.leaves[*i].hoisted.is_none() {
+                self.leaf(*i, anchor, position);
+            }
         }
-        // The scope's outputs are stored after all its element functions.
+        // The scope's outputs are stored after all its element functions (hoisted ones
+        // too: an array output has an element at every position).
         for i in &here {
             let op = self.plan.leaves[*i].op;
             if matches!(self.plan.leaves[*i].kind, Kind::Fold | Kind::Filter | Kind::Scatter | Kind::Permute) {
@@ -352,6 +358,7 @@ impl<'c> Builder<'c> {
             written,
             extents,
             last,
+            in_parallel: false,
             loop_root: cluster,
             read_anchor: cluster,
             read_position: vec![],
@@ -393,35 +400,43 @@ impl Emitter<'_, '_> {
             self.scope(&[], anchor, ivs);
             return;
         }
-        if plan.sequential[d] {
-            let carried: Vec<usize> =
-                plan.leaves.iter().filter(|l| l.rank == d + 1).flat_map(|l| l.slot..l.slot + l.slots).collect();
-            let inits: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
-            let (loop_op, iv, arguments, yield_op) = self.b.for_loop(anchor, self.extents[d], &inits);
-            self.enter(d, loop_op);
-            let iv = match self.last {
-                Some(last) if d + 1 == rank => self.b.binary(yield_op, arith::subi, last, iv),
-                _ => iv,
-            };
-            for (s, a) in carried.iter().zip(arguments) {
-                self.state[*s] = a;
+        let hoisted: Vec<usize> = (0..plan.leaves.len()).filter(|i| plan.leaves[*i].hoisted == Some(d)).collect();
+        if hoisted.is_empty() {
+            self.loops(d, anchor, ivs);
+        } else {
+            // Leaves computed once here, before the loops over the dimensions `d..`, instead
+            // of at every position: only when those loops run at all (their extents are
+            // positive), as at every position they would (a gathered index is in bounds
+            // only where the program evaluates it).
+            let carried = self.carried(d);
+            let types: Vec<_> = carried.iter().map(|s| ty(ir::value_type(self.state[*s]))).collect();
+            let zero = self.b.constant_index(anchor, 0);
+            let mut runs = None;
+            for extent in &self.extents[d..] {
+                let positive = self.b.put1(
+                    anchor,
+                    arith::cmpi(self.b.context, arith::CmpiPredicate::Sgt, v(*extent), v(zero), self.b.location),
+                );
+                runs = Some(match runs {
+                    Some(all) => self.b.binary(anchor, arith::andi, all, positive),
+                    None => positive,
+                });
             }
-            self.level(d + 1, yield_op, &[ivs, &[iv]].concat());
+            let (if_op, then_yield, else_yield) = self.b.if_else(anchor, runs.expect("d < rank"), &types);
+            let before: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
+            // Dimensions `d..` are not read by the hoisted element functions.
+            let mut position = ivs.to_vec();
+            position.resize(plan.rank(), zero);
+            for i in hoisted {
+                self.leaf(i, then_yield, &position);
+            }
+            self.loops(d, then_yield, ivs);
             let after: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
-            ir::set_operands(yield_op, &after);
-            for (s, r) in carried.iter().zip(ir::results(loop_op)) {
+            ir::set_operands(then_yield, &after);
+            ir::set_operands(else_yield, &before);
+            for (s, r) in carried.iter().zip(ir::results(if_op)) {
                 self.state[*s] = r;
             }
-        } else {
-            let lower_rank = |k: usize| plan.leaves.iter().any(|l| l.rank == k);
-            let mut e = d;
-            while e + 1 < rank && !plan.sequential[e + 1] && !lower_rank(e + 1) {
-                e += 1;
-            }
-            let (inner, body) = self.b.parallel(anchor, &self.extents[d..=e]);
-            let loop_op = ir::parent_op(body).expect("the body of an scf.parallel");
-            self.enter(d, loop_op);
-            self.level(e + 1, body, &[ivs, &inner].concat());
         }
         // The folds the loop carried are complete: their results are arrays of rank `d`.
         for l in plan.leaves.iter().filter(|l| l.rank == d + 1 && l.kind == Kind::Fold) {
@@ -442,6 +457,67 @@ impl Emitter<'_, '_> {
                 self.store_outputs(op, &values, anchor, ivs);
             }
         }
+    }
+
+    /// The loop over dimension `d` (or a run of parallel dimensions from `d`) before
+    /// `anchor`, with the levels inside it; the state it carries is updated to its results.
+    fn loops(&mut self, d: usize, anchor: Op, ivs: &[Val]) {
+        let plan = self.plan;
+        let rank = plan.rank();
+        if plan.sequential[d] {
+            let carried = self.carried(d);
+            let inits: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
+            let (loop_op, iv, arguments, yield_op) = self.b.for_loop(anchor, self.extents[d], &inits);
+            self.enter(d, loop_op);
+            let iv = match self.last {
+                Some(last) if d + 1 == rank => self.b.binary(yield_op, arith::subi, last, iv),
+                _ => iv,
+            };
+            for (s, a) in carried.iter().zip(arguments) {
+                self.state[*s] = a;
+            }
+            self.level(d + 1, yield_op, &[ivs, &[iv]].concat());
+            let after: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
+            ir::set_operands(yield_op, &after);
+            for (s, r) in carried.iter().zip(ir::results(loop_op)) {
+                self.state[*s] = r;
+            }
+        } else {
+            let lower_rank = |k: usize| plan.leaves.iter().any(|l| l.rank == k);
+            let mut e = d;
+            let hoisted_at = |k: usize| plan.leaves.iter().any(|l| l.hoisted == Some(k));
+            while e + 1 < rank && !plan.sequential[e + 1] && !lower_rank(e + 1) && !hoisted_at(e + 1) {
+                e += 1;
+            }
+            if self.in_parallel {
+                // Inside an `scf.parallel` already: plain loops (an OpenMP region nested in
+                // another would fork per outer iteration and run on one thread anyway).
+                let (mut inner, mut body) = (ivs.to_vec(), anchor);
+                for k in d..=e {
+                    let (loop_op, iv, _, yield_op) = self.b.for_loop(body, self.extents[k], &[]);
+                    self.enter(k, loop_op);
+                    inner.push(iv);
+                    body = yield_op;
+                }
+                self.level(e + 1, body, &inner);
+            } else {
+                let (inner, body) = self.b.parallel(anchor, &self.extents[d..=e]);
+                let loop_op = ir::parent_op(body).expect("the body of an scf.parallel");
+                self.enter(d, loop_op);
+                self.in_parallel = true;
+                self.level(e + 1, body, &[ivs, &inner].concat());
+                self.in_parallel = false;
+            }
+        }
+    }
+
+    /// The state slots the loop over dimension `d` carries: those of the leaves of rank
+    /// `d + 1`.
+    fn carried(&self, d: usize) -> Vec<usize> {
+        if !self.plan.sequential[d] {
+            return vec![];
+        }
+        self.plan.leaves.iter().filter(|l| l.rank == d + 1).flat_map(|l| l.slot..l.slot + l.slots).collect()
     }
 
     /// Records the outermost loop of the nest.

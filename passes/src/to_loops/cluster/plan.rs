@@ -61,6 +61,43 @@ pub(super) struct Node {
     sym: Sym,
     /// The leaf and result number the array is.
     origin: (Op, usize),
+    /// The dimensions of the base space an element depends on (bit `d`: dimension `d`;
+    /// [`ALL`]: every one, or not known).
+    deps: u64,
+}
+
+/// An element that depends on every dimension (or whose dependence is not analysed).
+const ALL: u64 = u64::MAX;
+
+/// The loop level an element depending on `deps` can be computed at: after the loops over
+/// dimensions `0..level`.
+fn level_of(deps: u64) -> usize {
+    (u64::BITS - deps.leading_zeros()) as usize
+}
+
+/// The dimensions the element function of generate `op` depends on: the block arguments
+/// its yielded values are computed from (values from outside depend on none; an op with
+/// regions conservatively on every dimension).
+fn generate_deps(op: Op) -> u64 {
+    let block = ir::first_block(ir::region(op, 0));
+    let mut deps: HashMap<usize, u64> = HashMap::new();
+    for (d, a) in ir::block_arguments(block).into_iter().enumerate() {
+        deps.insert(key(a), if d < 64 { 1 << d } else { ALL });
+    }
+    let mut yielded = 0;
+    for inner in ir::block_ops(block) {
+        let from_operands = ir::operands(inner).iter().fold(0, |acc, o| acc | deps.get(&key(*o)).copied().unwrap_or(0));
+        // SAFETY: live op.
+        let regions = unsafe { mlirOperationGetNumRegions(inner) };
+        let d = if regions > 0 { ALL } else { from_operands };
+        for r in ir::results(inner) {
+            deps.insert(key(r), d);
+        }
+        if ir::op_name(inner) == "array.yield" {
+            yielded |= from_operands;
+        }
+    }
+    yielded
 }
 
 /// Walks the fusion tree rooted at `node` (a fusion node or a leaf), calling `leaf` for
@@ -162,6 +199,14 @@ pub(super) struct Leaf {
     /// for a leaf over arrays of rank `k` < base (fold results and what reads them), which
     /// runs after the loop over dimension `k`, once per iteration of the outer `k` loops.
     pub(super) rank: usize,
+    /// A leaf of the base rank whose element depends only on the dimensions `0..h` and
+    /// is computed once per iteration of those loops, before the loop over dimension `h`
+    /// (`Some(h)`): a gather that folds a row at the gathered index (seed 000 §3.3), such as
+    /// the row maximum of a softmax broadcast back over the row, and the leaves computing
+    /// its index.
+    pub(super) hoisted: Option<usize>,
+    /// The dimensions its element depends on (maps, generates, gathers of the base scope).
+    deps: u64,
     /// Its first slot in the loop's carried state (folds and scans: one per
     /// accumulator; filters: one, the count).
     pub(super) slot: usize,
@@ -233,6 +278,18 @@ pub(super) fn inputs_space(
         }
     }
     Some(first)
+}
+
+/// Whether computing an element of `x`, a gather's source, folds a row: `x` is produced by
+/// a fold fused into the gather, or by a producer fused into it that reads one.
+fn folds_at_gathered_index(x: Val, env: &Env) -> bool {
+    match env.get(&key(x)) {
+        Some(Node { sym: Sym::Deferred(_, p), .. }) => {
+            matches!(array_op(*p), Some(ArrayOp::Fold { .. }))
+                || ir::operands(*p).iter().any(|y| folds_at_gathered_index(*y, env))
+        }
+        _ => false,
+    }
 }
 
 /// Whether the fold's combine is one integer op that is associative and commutative,
@@ -321,7 +378,7 @@ struct Planner {
 
 /// The nodes of the results of leaf `op`, all of them `sym`.
 fn nodes(op: Op, sym: Sym) -> Vec<Node> {
-    (0..ir::results(op).len()).map(|r| Node { sym: sym.clone(), origin: (op, r) }).collect()
+    (0..ir::results(op).len()).map(|r| Node { sym: sym.clone(), origin: (op, r), deps: ALL }).collect()
 }
 
 impl Planner {
@@ -349,7 +406,26 @@ impl Planner {
     fn add(&mut self, op: Op, kind: Kind, (extents, guard): (&[Extent], &[Op]), slots: usize) {
         let slot = self.leaves.iter().map(|l| l.slots).sum();
         let rank = if guard.is_empty() { extents.len() } else { 1 };
-        self.leaves.push(Leaf { op, kind, guard: guard.to_vec(), rank, slot, slots });
+        self.leaves.push(Leaf { op, kind, guard: guard.to_vec(), rank, hoisted: None, deps: ALL, slot, slots });
+    }
+
+    /// Records that the elements of the leaf just added (in the base scope) depend on the
+    /// dimensions `deps`; returns its nodes.
+    fn depending(&mut self, deps: u64, mut nodes: Vec<Node>) -> Option<Vec<Node>> {
+        let leaf = self.leaves.last_mut().expect("a leaf was added");
+        if leaf.guard.is_empty() {
+            leaf.deps = deps;
+            for n in &mut nodes {
+                n.deps = deps;
+            }
+        }
+        Some(nodes)
+    }
+
+    /// The dimensions the elements of array `x` (read by a leaf of the base scope)
+    /// depend on: those of its leaf, or every one (loaded at the position from outside).
+    fn deps_of(x: Val, env: &Env) -> u64 {
+        env.get(&key(x)).map_or(ALL, |n| n.deps)
     }
 
     /// The common scope of a leaf's inputs ([`inputs_space`]); a base scope is recorded
@@ -471,14 +547,15 @@ impl Planner {
             .collect();
         self.spaces.push(extents.clone());
         self.add(op, Kind::Generate, (&extents, &[]), 0);
-        Some(nodes(op, Sym::Space { extents, guard: vec![] }))
+        self.depending(generate_deps(op), nodes(op, Sym::Space { extents, guard: vec![] }))
     }
 
     /// A map runs in the scope of its inputs.
     fn map(&mut self, op: Op, inputs: &[Val], env: &Env) -> Option<Vec<Node>> {
         let Some((extents, guard)) = self.scope(inputs, env) else { return self.mixed_inputs(OpKind::Map) };
         self.add(op, Kind::Map, (&extents, &guard), 0);
-        Some(nodes(op, Sym::Space { extents, guard }))
+        let deps = inputs.iter().fold(0, |acc, x| acc | Self::deps_of(*x, env));
+        self.depending(deps, nodes(op, Sym::Space { extents, guard }))
     }
 
     /// A gather runs in the scope of its index arrays; its source comes from outside or is
@@ -493,7 +570,8 @@ impl Planner {
         }
         let Some((extents, guard)) = self.scope(indices, env) else { return self.mixed_inputs(OpKind::Gather) };
         self.add(op, Kind::Gather, (&extents, &guard), 0);
-        Some(nodes(op, Sym::Space { extents, guard }))
+        let deps = indices.iter().fold(0, |acc, x| acc | Self::deps_of(*x, env));
+        self.depending(deps, nodes(op, Sym::Space { extents, guard }))
     }
 
     /// The scope of a fold or scan, whose initial values come from outside and whose
@@ -622,8 +700,39 @@ impl Planner {
         for l in self.leaves.iter().filter(|l| l.slots > 0) {
             sequential[l.rank - 1] = true;
         }
+        self.hoist(rank, env);
         let (leaves, deferred, inits) = (self.leaves, self.deferred, self.inits);
         Ok(Plan { space, leaves, origins, deferred, outputs, inits, reverse, sequential })
+    }
+
+    /// Marks the leaves computed before an inner loop ([`Leaf::hoisted`]): each gather of
+    /// the base scope whose gathered producers fold a row and whose index does not depend
+    /// on the innermost dimension — folded once per row instead of once per element, the
+    /// same values: element functions have no effects — and the leaves its index reads,
+    /// transitively (in reverse tree order, consumers come first).
+    fn hoist(&mut self, rank: usize, env: &Env) {
+        let mut needed: HashSet<usize> = HashSet::new();
+        for l in self.leaves.iter_mut().rev() {
+            let level = level_of(l.deps);
+            if l.rank != rank || !l.guard.is_empty() || level >= rank {
+                continue;
+            }
+            let wanted = needed.contains(&key_op(l.op))
+                || (l.kind == Kind::Gather && folds_at_gathered_index(ir::operands(l.op)[0], env));
+            if !wanted {
+                continue;
+            }
+            l.hoisted = Some(level);
+            let inputs = match l.kind {
+                Kind::Gather => ir::operands(l.op)[1..].to_vec(),
+                _ => ir::operands(l.op),
+            };
+            for x in inputs {
+                if let Some(n) = env.get(&key(x)) {
+                    needed.insert(key_op(n.origin.0));
+                }
+            }
+        }
     }
 
     /// How the cluster's results are stored; array outputs need a tensor type the buffers
