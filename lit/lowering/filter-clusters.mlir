@@ -1,6 +1,6 @@
 // `array-to-loops`: scalar queries, and clusters with filters, scans and folds fused into
-// gathers, each one loop nest; a cluster it cannot fuse falls back to one loop nest per
-// op with a remark.
+// gathers, and expands with their producers, each one loop nest; a cluster it cannot fuse
+// falls back to one loop nest per op with a remark.
 //
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(array-to-loops)' 2>/dev/null | FileCheck %s
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(array-to-loops)' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
@@ -224,20 +224,30 @@ func.func @mapRightScan(%xs: tensor<?xi64>) -> tensor<?xi64> {
   return %r : tensor<?xi64>
 }
 
-// Fallback: an expand with a producer is not fused yet (a scatter with one is: see
-// fused-writers.mlir); the cluster becomes one loop nest per op (the unfused baseline),
-// with a remark at the cluster.
-// REMARK: filter-clusters.mlir:[[@LINE+11]]:8: remark: array-to-loops: cluster lowered op by op (unfused), not as one loop nest: 'array.expand' is not lowered inside a fused loop nest yet
-// REMARK-NOT: remark
-// CHECK-LABEL: func.func @fallback(
+// An expand with its producer (seed 004 §2): a first loop sums the segment lengths (the
+// producer's element function runs there too), the results get buffers of that length,
+// then one loop over the input runs the producer and, per element, the segment loop
+// storing at the running offset.
+// CHECK-LABEL: func.func @map_expand(
+// CHECK-SAME:      %[[XS:[^:]*]]: tensor<?xi64>)
 // CHECK-NOT:     array.
-// CHECK:         scf.parallel
-// CHECK:         scf.for
-// CHECK:         memref.alloc
-// CHECK:         scf.for
-// CHECK:           scf.for
+// CHECK:         %[[TOTAL:.*]] = scf.for %{{.*}} iter_args(%[[SUM:.*]] = %{{.*}}) -> (index) {
+// CHECK:           arith.muli
+// CHECK:           %[[LEN:.*]] = arith.maxsi
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[SUM]], %[[LEN]]
+// CHECK:           scf.yield %[[NEXT]]
+// CHECK:         %[[OUT:.*]] = memref.alloc(%[[TOTAL]])
+// CHECK:         %[[END:.*]] = scf.for %{{.*}} iter_args(%[[OFFSET:.*]] = %{{.*}}) -> (index) {
+// CHECK:           %[[Y:.*]] = arith.muli
+// CHECK:           %[[N:.*]] = arith.maxsi
+// CHECK:           scf.for %[[J:[a-z0-9_]+]] = %{{.*}} to %[[N]]
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[OFFSET]], %[[J]]
+// CHECK-NEXT:        memref.store %[[Y]], %[[OUT]][%[[AT]]]
+// CHECK:           arith.addi %[[OFFSET]], %[[N]]
+// CHECK:         memref.reinterpret_cast %[[OUT]] to offset: [0], sizes: [%[[END]]]
+// CHECK-NOT:     scf.for
 // CHECK:         return
-func.func @fallback(%xs: tensor<?xi64>) -> tensor<?xi64> {
+func.func @map_expand(%xs: tensor<?xi64>) -> tensor<?xi64> {
   %r = array.cluster -> tensor<?xi64> {
     %v = array.vertical -> tensor<?xi64> producer {
       %m = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
@@ -257,6 +267,47 @@ func.func @fallback(%xs: tensor<?xi64>) -> tensor<?xi64> {
         array.yield %x : i64
       }
       array.yield %e : tensor<?xi64>
+    }
+    array.yield %v : tensor<?xi64>
+  }
+  return %r : tensor<?xi64>
+}
+
+// Fallback: an expand of an expand's segments is not fused (the first pass would need the
+// inner counts per segment); the cluster becomes one loop nest per op (the unfused
+// baseline), with a remark at the cluster.
+// REMARK: filter-clusters.mlir:[[@LINE+10]]:8: remark: array-to-loops: cluster lowered op by op (unfused), not as one loop nest: an expand of an expand's segments
+// REMARK-NOT: remark
+// CHECK-LABEL: func.func @fallback(
+// CHECK-NOT:     array.
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:         return
+func.func @fallback(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %r = array.cluster -> tensor<?xi64> {
+    %v = array.vertical -> tensor<?xi64> producer {
+      %e = array.expand %xs : tensor<?xi64> -> tensor<?xi64> count {
+      ^bb0(%x: i64):
+        %c = arith.index_cast %x : i64 to index
+        array.yield %c : index
+      } get {
+      ^bb0(%x: i64, %j: index):
+        array.yield %x : i64
+      }
+      array.yield %e : tensor<?xi64>
+    } consumer {
+    ^bb0(%e: tensor<?xi64>):
+      %f = array.expand %e : tensor<?xi64> -> tensor<?xi64> count {
+      ^bb0(%x: i64):
+        %c = arith.index_cast %x : i64 to index
+        array.yield %c : index
+      } get {
+      ^bb0(%x: i64, %j: index):
+        array.yield %x : i64
+      }
+      array.yield %f : tensor<?xi64>
     }
     array.yield %v : tensor<?xi64>
   }

@@ -56,15 +56,16 @@
 //! * `cluster`: every cluster is one loop nest (see its module doc) — maps, generates,
 //!   gathers, folds, scans (right scans and order-1 leaves: a loop from the end) and
 //!   filters (one `scf.for` carrying the counts, the filter's consumers under `scf.if` on
-//!   its predicate), producers fused into gathers (seed 000 simple1: `xs[is[k]]`;
+//!   its predicate), expands (a first loop summing the counts, then per element a loop
+//!   over its segment), producers fused into gathers (seed 000 simple1: `xs[is[k]]`;
 //!   simple2: `xs[is1[is2[k]]]`; folds included, simple4), and scatters/permutes fed by
 //!   the loop (their destination copied before it; every dimension then an `scf.for`, in
 //!   source order), and leaves reading fold results (after the loop that carries the
 //!   fold, in the body of the outer loops: a map over row sums; a rank-0 map once after
 //!   the nest). Its submodules are the sizes (`cluster::extents`), the plan of the
 //!   leaves and their scopes (`cluster::plan`) and the emission of the loop nest
-//!   (`cluster::emit`). Any other cluster shape (expand with other leaves, spaces not
-//!   provably equal, …) *falls back*: the tree is
+//!   (`cluster::emit`). Any other cluster shape (an expand of an expand's segments,
+//!   spaces not provably equal, …) *falls back*: the tree is
 //!   flattened and its ops lowered one by one as outside clusters (the unfused baseline,
 //!   never a wrong result), with a remark `array-to-loops: cluster lowered op by op
 //!   (unfused) …` at the cluster.

@@ -26,12 +26,19 @@
 //!   size) and the leaves of the filter's scope run, their carried values passed out as
 //!   the `scf.if`'s results (the old ones on the `else` path). Elements that fail the
 //!   predicate are never given to the consumers' element functions.
+//! * `expand` (vectors, seed 004 §2): like a filter, a scope of its own — for each input
+//!   element an inner `scf.for` over its segment, at the running offset (carried by the
+//!   loop), where the `get` values and the leaves of the expand's scope run. The results'
+//!   length is known only after all counts: a first loop nest (over a copy of the
+//!   cluster) runs just what the counts need and sums them; the buffers get that length.
+//!   An expand of an expand's segments is not fused.
 //! * producers fused into a gather (`array.order` = the gather's `array.label`, seed 000
 //!   §3.3): not iterated themselves; the gather's index function is pushed into their
 //!   bodies, which run inside the gather's loop at the gathered index — maps, generates,
 //!   gathers, and folds (an inner `scf.for` over the row at that index: seed 000
 //!   simple4's multidimensional fold).
-//! * `scatter` / `permute` (base scope only): the values and index arrays (scatter) or the
+//! * `scatter` / `permute` (of the base space, or of a filter's or expand's scope, in
+//!   its order): the values and index arrays (scatter) or the
 //!   source (permute, whose `index` region runs at the position) stream in from the loop
 //!   (seed 000 Table 1: a scatter's values and indices are fusible edges, its
 //!   destination is not); the destination, defined outside, is copied before the loop
@@ -46,8 +53,13 @@
 //! to have equal sizes (seed 001 §1.3: an ill-sized program is rejected), so its inputs'
 //! extents are unified; leaves whose spaces are still not provably equal are not fused.
 //!
-//! Anything else — expand with other leaves, filters of higher rank, scatters of a
-//! fold result, a right scan with a fold or filter, element functions
+//! A gather whose gathered producers fold a row at an index that does not depend on the
+//! inner dimensions (softmax's row maximum broadcast over its row) runs before the inner
+//! loops, once per outer iteration, under "the inner loops run" (`Leaf::hoisted`). A
+//! cluster of rank 0 (a map of a fold of everything, a gather of one element) has no loop.
+//!
+//! Anything else — an expand of an expand's segments, filters of higher rank, scatters
+//! of a fold result, a right scan with a fold or filter, element functions
 //! reading arrays of the tree, spaces not provably equal — makes the cluster *fall
 //! back*: the tree is flattened in place and its ops are lowered one by one exactly as
 //! outside clusters, with a remark at the cluster's location. The result is the unfused

@@ -272,7 +272,7 @@ impl<'c> Builder<'c> {
 
     /// The segment length of one element: the count region's value as an index,
     /// negative counts taken as 0.
-    fn segment_length(&self, anchor: Op, count: Val, zero: Val) -> Val {
+    pub(super) fn segment_length(&self, anchor: Op, count: Val, zero: Val) -> Val {
         let count = self.index_cast(anchor, count);
         self.binary(anchor, arith::maxsi, count, zero)
     }

@@ -24,6 +24,11 @@ pub(super) struct Emitter<'a, 'c> {
     outside: HashMap<usize, Val>,
     /// The predicate of each filter.
     predicates: HashMap<usize, Val>,
+    /// The segment length and the input elements of each expand.
+    expansions: HashMap<usize, (Val, Vec<Val>)>,
+    /// The first pass over the expands' counts: only the leaves it needs
+    /// ([`Plan::sizing`]), nothing stored, no segment loops.
+    sizing: bool,
     /// The buffers of the cluster's outputs.
     buffers: Vec<Val>,
     /// The destination copy and its extents of each scatter/permute leaf.
@@ -61,6 +66,9 @@ impl Emitter<'_, '_> {
 
     /// Stores the values of `op`'s results that are outputs of the cluster at `position`.
     pub(super) fn store_outputs(&self, op: Op, values: &[Val], anchor: Op, position: &[Val]) {
+        if self.sizing {
+            return;
+        }
         for (output, buffer) in self.plan.outputs.iter().zip(&self.buffers) {
             if let Output::Array { origin: (p, r), .. } = output
                 && ir::same_op(*p, op)
@@ -76,12 +84,20 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// Whether leaf `i` is emitted in this pass.
+    fn runs(&self, i: usize) -> bool {
+        !self.sizing || self.plan.sizing.contains(&key_op(self.plan.leaves[i].op))
+    }
+
     /// The leaves of the innermost loop body in the scope of `guard` in tree order, then,
-    /// under each filter's predicate, the scope of that filter.
+    /// under each filter's predicate, the scope of that filter, and in each expand's
+    /// segment loop, the scope of that expand.
     pub(super) fn scope(&mut self, guard: &[Op], anchor: Op, position: &[Val]) {
         let rank = self.plan.rank();
         let here: Vec<usize> = (0..self.plan.leaves.len())
-            .filter(|i| self.plan.leaves[*i].rank == rank && same_ops(&self.plan.leaves[*i].guard, guard))
+            .filter(|i| {
+                self.plan.leaves[*i].rank == rank && same_ops(&self.plan.leaves[*i].guard, guard) && self.runs(*i)
+            })
             .collect();
         for i in &here {
             // Hoisted leaves were computed before an inner loop (`Emitter::level`).
@@ -93,15 +109,20 @@ impl Emitter<'_, '_> {
         // too: an array output has an element at every position).
         for i in &here {
             let op = self.plan.leaves[*i].op;
-            if matches!(self.plan.leaves[*i].kind, Kind::Fold | Kind::Filter | Kind::Scatter | Kind::Permute) {
+            if matches!(
+                self.plan.leaves[*i].kind,
+                Kind::Fold | Kind::Filter | Kind::Scatter | Kind::Permute | Kind::Expand
+            ) {
                 continue;
             }
             let values: Vec<Val> = (0..ir::results(op).len()).map(|r| self.elements[&(key_op(op), r)]).collect();
             self.store_outputs(op, &values, anchor, position);
         }
         for i in here {
-            if self.plan.leaves[i].kind == Kind::Filter {
-                self.filter_scope(i, guard, anchor);
+            match self.plan.leaves[i].kind {
+                Kind::Filter => self.filter_scope(i, guard, anchor),
+                Kind::Expand if !self.sizing => self.expand_scope(i, guard, anchor),
+                _ => {}
             }
         }
     }
@@ -150,6 +171,18 @@ impl Emitter<'_, '_> {
                 self.set_elements(op, &ys);
                 self.state.splice(state_range, new);
             }
+            Kind::Expand => {
+                // The segment length (negative counts are empty segments, as outside
+                // clusters); the first pass adds it to the running total.
+                let xs: Vec<Val> = operands.iter().map(|x| self.element(*x)).collect();
+                let count = inline_body(op, 0, &xs, anchor)[0];
+                let zero = self.b.constant_index(anchor, 0);
+                let count = self.b.segment_length(anchor, count, zero);
+                if self.sizing {
+                    self.state[leaf.slot] = self.b.binary(anchor, arith::addi, self.state[leaf.slot], count);
+                }
+                self.expansions.insert(key_op(op), (count, xs));
+            }
             Kind::Filter => {
                 let xs: Vec<Val> = operands.iter().map(|x| self.element(*x)).collect();
                 let keep = inline_body(op, 0, &xs, anchor)[0];
@@ -186,6 +219,43 @@ impl Emitter<'_, '_> {
                 self.b.store(body, combined[0], buffer, &target);
             }
         }
+    }
+
+    /// The segment loop of expand `i`: `scf.for j < count`, carrying the slots of the
+    /// leaves of the expand's scope; the `get` region's values are the elements at
+    /// position `offset + j` (stored there when they are outputs) and the leaves of the
+    /// scope run there; the offset advances by the count after the loop.
+    fn expand_scope(&mut self, i: usize, guard: &[Op], anchor: Op) {
+        let plan = self.plan;
+        let expand = &plan.leaves[i];
+        let mut inner = guard.to_vec();
+        inner.push(expand.op);
+        let slots: Vec<usize> = plan
+            .leaves
+            .iter()
+            .filter(|l| l.guard.len() >= inner.len() && same_ops(&l.guard[..inner.len()], &inner))
+            .flat_map(|l| l.slot..l.slot + l.slots)
+            .collect();
+        let (count, xs) = self.expansions[&key_op(expand.op)].clone();
+        let offset = self.state[expand.slot];
+        let inits: Vec<Val> = slots.iter().map(|s| self.state[*s]).collect();
+        let (loop_op, j, arguments, yield_op) = self.b.for_loop(anchor, count, &inits);
+        for (s, a) in slots.iter().zip(arguments) {
+            self.state[*s] = a;
+        }
+        let position = self.b.binary(yield_op, arith::addi, offset, j);
+        let mut arguments = xs;
+        arguments.push(j);
+        let values = inline_body(expand.op, 1, &arguments, yield_op);
+        self.set_elements(expand.op, &values);
+        self.store_outputs(expand.op, &values, yield_op, &[position]);
+        self.scope(&inner, yield_op, &[position]);
+        let after: Vec<Val> = slots.iter().map(|s| self.state[*s]).collect();
+        ir::set_operands(yield_op, &after);
+        for (s, r) in slots.iter().zip(ir::results(loop_op)) {
+            self.state[*s] = r;
+        }
+        self.state[expand.slot] = self.b.binary(anchor, arith::addi, offset, count);
     }
 
     /// `scf.if` on filter `i`'s predicate: the kept elements are stored at the count,
@@ -329,40 +399,25 @@ impl<'c> Builder<'c> {
         let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
         let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
         let written = self.destination_copies(cluster, plan);
+        let totals = if plan.sizing.is_empty() { HashMap::new() } else { self.expand_totals(cluster, plan) };
         let buffers: Vec<Val> = result_types
             .iter()
             .zip(&plan.outputs)
             .map(|(t, o)| match o {
                 Output::Array { guard, .. } if guard.is_empty() => self.alloc(cluster, *t, &extents[..rank(*t)]),
-                // A filtered array (a vector; the base space is too): the filter's input
-                // length is an upper bound.
-                Output::Array { .. } => self.alloc(cluster, *t, &extents),
+                // An array of a filter's or an expand's scope (a vector; the base space is
+                // too): the length of the innermost expand of its scope, else the filter's
+                // input length, is an upper bound.
+                Output::Array { guard, .. } => match guard.iter().rev().find_map(|g| totals.get(&key_op(*g))) {
+                    Some(total) => self.alloc(cluster, *t, &[*total]),
+                    None => self.alloc(cluster, *t, &extents),
+                },
                 Output::Written(op) => written[&key_op(*op)].0,
             })
             .collect();
-        let zero = self.constant_index(cluster, 0);
-        let state: Vec<Val> = plan.inits.iter().map(|i| i.unwrap_or(zero)).collect();
-        let last = plan.reverse.then(|| {
-            let one = self.constant_index(cluster, 1);
-            self.binary(cluster, arith::subi, *extents.last().expect("rank ≥ 1"), one)
-        });
-        let mut emitter = Emitter {
-            b: self,
-            plan,
-            state,
-            elements: HashMap::new(),
-            loads: HashMap::new(),
-            outside: HashMap::new(),
-            predicates: HashMap::new(),
-            buffers: buffers.clone(),
-            written,
-            extents,
-            last,
-            in_parallel: false,
-            loop_root: cluster,
-            read_anchor: cluster,
-            read_position: vec![],
-        };
+        let mut emitter = self.emitter(cluster, plan, extents, false);
+        emitter.buffers = buffers.clone();
+        emitter.written = written;
         emitter.level(0, cluster, &[]);
         let slot_of = |filter: Op| plan.leaves.iter().find(|l| ir::same_op(l.op, filter)).expect("a leaf").slot;
         let mut tensors = Vec::new();
@@ -370,7 +425,8 @@ impl<'c> Builder<'c> {
             let buffer = match output {
                 Output::Array { guard, .. } if guard.is_empty() => *buffer,
                 Output::Written(_) => *buffer,
-                // The first `count` elements, the count of the innermost filter.
+                // The first `count` elements, the count of the innermost filter (or the
+                // final offset of the innermost expand: its length).
                 Output::Array { guard, .. } => {
                     let count = emitter.state[slot_of(*guard.last().expect("guarded"))];
                     self.prefix(cluster, *buffer, count)
@@ -380,6 +436,65 @@ impl<'c> Builder<'c> {
         }
         // SAFETY: the lowered values replace every result; `cluster` is not used again.
         unsafe { replace_and_erase(cluster, &tensors) };
+    }
+}
+
+impl<'c> Builder<'c> {
+    /// An emitter of `plan`'s loop nest before `cluster` over `extents`, its carried state
+    /// at the initial values; `sizing`: the first pass over the expands' counts.
+    fn emitter<'a>(&'a self, cluster: Op, plan: &'a Plan, extents: Vec<Val>, sizing: bool) -> Emitter<'a, 'c> {
+        let zero = self.constant_index(cluster, 0);
+        let state: Vec<Val> = plan.inits.iter().map(|i| i.unwrap_or(zero)).collect();
+        let last = plan.reverse.then(|| {
+            let one = self.constant_index(cluster, 1);
+            self.binary(cluster, arith::subi, *extents.last().expect("rank ≥ 1"), one)
+        });
+        Emitter {
+            b: self,
+            plan,
+            state,
+            elements: HashMap::new(),
+            loads: HashMap::new(),
+            outside: HashMap::new(),
+            predicates: HashMap::new(),
+            expansions: HashMap::new(),
+            sizing,
+            buffers: vec![],
+            written: HashMap::new(),
+            extents,
+            last,
+            in_parallel: false,
+            loop_root: cluster,
+            read_anchor: cluster,
+            read_position: vec![],
+        }
+    }
+
+    /// The length of each expand's results (by op), from a first loop nest over a copy of
+    /// `cluster` that runs only what the expands' counts need and sums them (as outside
+    /// clusters, seed 004 §2: the lengths first, then the segments). Element functions
+    /// have no effects, so running them twice changes nothing but time.
+    fn expand_totals(&self, cluster: Op, plan: &Plan) -> HashMap<usize, Val> {
+        // SAFETY: `cluster` is live; the copy is not linked into any block.
+        let copy = unsafe { mlirOperationClone(cluster) };
+        let copy_plan = super::plan::plan(copy).expect("a copy of a planned cluster plans the same");
+        let extents: Vec<Val> = copy_plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
+        let mut first = self.emitter(cluster, &copy_plan, extents, true);
+        first.level(0, cluster, &[]);
+        // The leaves are in the same (tree) order in both plans.
+        let totals = plan
+            .leaves
+            .iter()
+            .zip(&copy_plan.leaves)
+            .filter(|(l, _)| l.kind == Kind::Expand)
+            .map(|(l, c)| (key_op(l.op), first.state[c.slot]))
+            .collect();
+        drop(first);
+        // SAFETY: the ops moved out of the copy read only values defined outside it (element
+        // functions are closed) or their own arguments, replaced when they were moved; the
+        // copy has no uses.
+        unsafe { mlirOperationDestroy(copy) };
+        totals
     }
 }
 
@@ -400,7 +515,8 @@ impl Emitter<'_, '_> {
             self.scope(&[], anchor, ivs);
             return;
         }
-        let hoisted: Vec<usize> = (0..plan.leaves.len()).filter(|i| plan.leaves[*i].hoisted == Some(d)).collect();
+        let hoisted: Vec<usize> =
+            (0..plan.leaves.len()).filter(|i| plan.leaves[*i].hoisted == Some(d) && self.runs(*i)).collect();
         if hoisted.is_empty() {
             self.loops(d, anchor, ivs);
         } else {
@@ -446,7 +562,7 @@ impl Emitter<'_, '_> {
         }
         self.read_anchor = anchor;
         self.read_position = ivs.to_vec();
-        let here: Vec<usize> = (0..plan.leaves.len()).filter(|i| plan.leaves[*i].rank == d).collect();
+        let here: Vec<usize> = (0..plan.leaves.len()).filter(|i| plan.leaves[*i].rank == d && self.runs(*i)).collect();
         for i in &here {
             self.leaf(*i, anchor, ivs);
         }

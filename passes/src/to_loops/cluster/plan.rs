@@ -187,13 +187,16 @@ pub(super) enum Kind {
     /// destination, in the loop's (sequential, row-major) order.
     Scatter,
     Permute,
+    /// `array.expand` (vectors): opens the scope of its segments, an inner loop over each
+    /// input element's segment, at the running offset (carried by the loop).
+    Expand,
 }
 
 /// An order-0 leaf: it runs once per iteration of its scope.
 pub(super) struct Leaf {
     pub(super) op: Op,
     pub(super) kind: Kind,
-    /// The filters whose scope it runs in (outermost first).
+    /// The filters and expands whose scope it runs in (outermost first).
     pub(super) guard: Vec<Op>,
     /// The rank of its scope: the base rank for the leaves of the innermost loop body, `k`
     /// for a leaf over arrays of rank `k` < base (fold results and what reads them), which
@@ -239,6 +242,8 @@ pub(super) struct Plan {
     /// leaf writes in row-major source order (as the interpreter applies the combines;
     /// seed 000 §2.1). The other loops are `scf.parallel`.
     pub(super) sequential: Vec<bool>,
+    /// The leaves (by op) the first pass over the expands' counts runs (empty: no expand).
+    pub(super) sizing: HashSet<usize>,
 }
 
 impl Plan {
@@ -349,6 +354,7 @@ struct Tally {
     left_scans: usize,
     /// The rank of each right scan.
     right_scans: Vec<usize>,
+    /// Filters and expands: their scopes need the left-to-right loop over vectors.
     filters: usize,
     /// Leaves in order 1 (right to left).
     reversed: usize,
@@ -500,6 +506,7 @@ impl Planner {
             Some(ArrayOp::Permute { source, dest, .. }) => {
                 self.writer(op, OpKind::Permute, dest.to_raw(), &[source.to_raw()], env)
             }
+            Some(ArrayOp::Expand { inputs, .. }) => self.expand(op, &raws(&inputs), env),
             _ => self.reject(format!("'{name}' is not lowered inside a fused loop nest yet")),
         }
     }
@@ -653,7 +660,30 @@ impl Planner {
         Some(nodes(op, Sym::Space { extents: vec![Extent::Static(-1)], guard: inner }))
     }
 
-    /// A scatter or permute in the base scope. Seed 000 §2.1/Table 1: the values (and
+    /// An expand (of vectors) opens a scope of its own, like a filter: its results and
+    /// their consumers run in the inner loop over each segment (seed 004 §2: the segments'
+    /// elements at the running offset). Its own length is known only after a first pass
+    /// over the counts (`emit`); an expand of an expand's segments would need the inner
+    /// one's counts in that pass too, and is not fused.
+    fn expand(&mut self, op: Op, inputs: &[Val], env: &Env) -> Option<Vec<Node>> {
+        if !vectors_only(op) {
+            return self.reject("an expand of higher rank".into());
+        }
+        let Some((extents, guard)) = self.scope(inputs, env) else {
+            return self.reject(format!("the inputs of '{}' are not arrays of one scope", OpKind::Expand.name()));
+        };
+        if guard.iter().any(|g| op_kind(*g) == Some(OpKind::Expand)) {
+            return self.reject("an expand of an expand's segments".into());
+        }
+        self.tally.filters += 1;
+        self.inits.push(None);
+        self.add(op, Kind::Expand, (&extents, &guard), 1);
+        let mut inner = guard;
+        inner.push(op);
+        Some(nodes(op, Sym::Space { extents: vec![Extent::Static(-1)], guard: inner }))
+    }
+
+    /// A scatter or permute (of the base space, a filter's or an expand's scope). Seed 000 §2.1/Table 1: the values (and
     /// index arrays) stream into the scatter; the destination does not (it is copied
     /// before the loop).
     fn writer(&mut self, op: Op, kind: OpKind, dest: Val, streamed: &[Val], env: &Env) -> Option<Vec<Node>> {
@@ -664,11 +694,10 @@ impl Planner {
         let Some((extents, guard)) = self.scope(streamed, env) else {
             return self.reject(format!("the streamed inputs of '{name}' are not arrays of one scope"));
         };
-        if !guard.is_empty() {
-            return self.reject(format!("'{name}' of a filter's output"));
-        }
+        // In a filter's or an expand's scope it writes the kept or expanded elements in
+        // their order, the loop's (left to right: the scopes need it too).
         self.tally.writers += 1;
-        self.add(op, if kind == OpKind::Scatter { Kind::Scatter } else { Kind::Permute }, (&extents, &[]), 0);
+        self.add(op, if kind == OpKind::Scatter { Kind::Scatter } else { Kind::Permute }, (&extents, &guard), 0);
         Some(nodes(op, Sym::Written))
     }
 
@@ -678,9 +707,8 @@ impl Planner {
         let Some(base) = self.spaces.iter().max_by_key(|s| s.len()).cloned() else {
             return Err("no leaf iterates over a space".into());
         };
-        if base.is_empty() {
-            return Err("rank-0 iteration space".into());
-        }
+        // Rank 0 (maps of rank-0 arrays, gathers of one element): no loop at all, the leaves
+        // run once.
         for s in &self.spaces {
             if s.iter().zip(&base).any(|(a, b)| !self.classes.same(*a, *b)) {
                 return Err("the leaves' iteration spaces are not provably equal".into());
@@ -691,7 +719,7 @@ impl Planner {
             let name = ir::op_name(l.op);
             return Err(format!("'{name}' over arrays of lower rank than the cluster's loop nest"));
         }
-        let reverse = self.tally.direction(rank)?;
+        let reverse = self.tally.direction(rank)? && rank > 0;
         let outputs = self.outputs(outputs)?;
         let space = base.iter().map(|e| self.classes.representative(*e)).collect();
         let origins = env.iter().map(|(k, node)| (*k, node.origin)).collect();
@@ -701,8 +729,9 @@ impl Planner {
             sequential[l.rank - 1] = true;
         }
         self.hoist(rank, env);
+        let sizing = self.sizing(env);
         let (leaves, deferred, inits) = (self.leaves, self.deferred, self.inits);
-        Ok(Plan { space, leaves, origins, deferred, outputs, inits, reverse, sequential })
+        Ok(Plan { space, leaves, origins, deferred, outputs, inits, reverse, sequential, sizing })
     }
 
     /// Marks the leaves computed before an inner loop ([`Leaf::hoisted`]): each gather of
@@ -733,6 +762,27 @@ impl Planner {
                 }
             }
         }
+    }
+
+    /// The leaves the first pass over the counts of the expands needs: the expands, the
+    /// filters whose scopes they are in, and the leaves computing what those read,
+    /// transitively (in reverse tree order: consumers, and the leaves in a filter's scope,
+    /// come after the leaves they need).
+    fn sizing(&self, env: &Env) -> HashSet<usize> {
+        let mut needed: HashSet<usize> = HashSet::new();
+        for l in self.leaves.iter().rev() {
+            if l.kind != Kind::Expand && !needed.contains(&key_op(l.op)) {
+                continue;
+            }
+            needed.insert(key_op(l.op));
+            needed.extend(l.guard.iter().map(|g| key_op(*g)));
+            for x in ir::operands(l.op) {
+                if let Some(n) = env.get(&key(x)) {
+                    needed.insert(key_op(n.origin.0));
+                }
+            }
+        }
+        needed
     }
 
     /// How the cluster's results are stored; array outputs need a tensor type the buffers
