@@ -67,6 +67,16 @@ impl Variant {
 
 /// Runs `pipeline` on `module`, collecting error diagnostics as the reason of a failure.
 pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> Result<(), String> {
+    run_pipeline_with_diagnostics(context, module, pipeline).map(|_| ())
+}
+
+/// [`run_pipeline`], returning the diagnostics the passes emitted (remarks and warnings,
+/// such as `array-to-loops`' "cluster lowered op by op") when it succeeds.
+pub fn run_pipeline_with_diagnostics(
+    context: &Context,
+    module: &mut Module,
+    pipeline: &str,
+) -> Result<Vec<String>, String> {
     let messages: Rc<RefCell<Vec<String>>> = Rc::default();
     let sink = messages.clone();
     let handler = context.attach_diagnostic_handler(move |d| {
@@ -81,7 +91,7 @@ pub fn run_pipeline(context: &Context, module: &mut Module, pipeline: &str) -> R
             Ok(()) if !module.as_operation().verify() => {
                 Err(messages.borrow().first().cloned().unwrap_or_else(|| "the lowered module does not verify".into()))
             }
-            Ok(()) => Ok(()),
+            Ok(()) => Ok(messages.borrow().clone()),
         },
     };
     context.detach_diagnostic_handler(handler);

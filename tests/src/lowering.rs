@@ -539,4 +539,9 @@ fn every_example_cluster_is_one_loop_nest_and_agrees() {
         }
     }
     assert!(compared >= 60, "only {compared} compiled comparisons");
+    // The remark is seen where a cluster does fall back (a right-to-left cluster whose
+    // fold keeps the last element: its combine does not commute).
+    let source = std::fs::read_to_string(crate::repo_root().join("lit/dialect/roundtrip-generic.mlir")).unwrap();
+    let (_, diagnostics) = fused_lowered_text(&source);
+    assert!(diagnostics.iter().any(|d| d.contains("op by op")), "{diagnostics:?}");
 }

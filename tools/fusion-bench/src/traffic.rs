@@ -34,9 +34,8 @@ use fusion_analysis::{
     cost::{CostModel, evaluate},
     driver::{AnalysisOptions, choose_clustering},
     graph::{Graph, NodeKind},
-    report::cluster_names,
 };
-use fusion_codegen::pipeline::run_pipeline;
+use fusion_codegen::pipeline::{run_pipeline, run_pipeline_with_diagnostics};
 use fusion_passes::extract::extract_block;
 use melior::{
     Context,
@@ -50,9 +49,14 @@ use std::path::Path;
 pub struct Traffic {
     pub unfused_bytes: f64,
     pub fused_bytes: f64,
-    /// Loop nests (clusters holding a combinator), unfused and after the ILP.
+    /// Loop nests of the code that runs: the top-level loops of the function after
+    /// `array-to-loops`, unfused and after the ILP (an expand has two: its counts, then its
+    /// segments; a cluster lowered op by op has one per op).
     pub unfused_loops: usize,
     pub fused_loops: usize,
+    /// Clusters of the ILP's clustering that `array-to-loops` lowered op by op (the unfused
+    /// baseline, with a remark): fused on paper, not in the code that runs.
+    pub fallbacks: usize,
     /// Some array has a data-dependent size, counted at the full extent.
     pub estimated: bool,
 }
@@ -144,6 +148,36 @@ fn load_after<'c>(context: &'c Context, path: &Path, passes: &str) -> Result<Mod
     Ok(module)
 }
 
+/// The top-level loop nests of `@function` once lowered by `array-to-loops` after the
+/// array passes `passes`, and how many clusters were lowered op by op (their remarks).
+fn lowered_loops(path: &Path, function: &str, passes: &str) -> Result<(usize, usize), String> {
+    let context = array_dialect::context();
+    let mut module = array_dialect::source::load_file(&context, path).map_err(|e| format!("does not load: {e}"))?;
+    let remarks = run_pipeline_with_diagnostics(
+        &context,
+        &mut module,
+        &format!("builtin.module(func.func({passes}), array-to-loops)"),
+    )?;
+    let body = module.body();
+    let mut op = body.first_operation();
+    while let Some(o) = op {
+        let name = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok());
+        if o.name().as_string_ref().as_str() == Ok("func.func") && name.is_some_and(|n| n.value() == function) {
+            let block = o.region(0).map_err(|e| e.to_string())?.first_block().ok_or("a function without a body")?;
+            let mut loops = 0;
+            let mut inner = block.first_operation();
+            while let Some(i) = inner {
+                loops += matches!(i.name().as_string_ref().as_str(), Ok("scf.for" | "scf.parallel")) as usize;
+                inner = i.next_in_block();
+            }
+            let fallbacks = remarks.iter().filter(|r| r.contains("op by op")).count();
+            return Ok((loops, fallbacks));
+        }
+        op = o.next_in_block();
+    }
+    Err(format!("no function @{function}"))
+}
+
 /// The bytes `@function` of the file moves with every dynamic extent `extent`.
 pub fn function_traffic(path: &Path, function: &str, extent: u64) -> Result<Traffic, String> {
     fusion_passes::register_all_passes();
@@ -154,11 +188,14 @@ pub fn function_traffic(path: &Path, function: &str, extent: u64) -> Result<Traf
     let (fused, _) = weighted_graph(&fused_module, function, extent)?;
     let baseline = Clustering::unfused(&unfused);
     let chosen = choose_clustering(&fused, &default_options()).map_err(|e| e.to_string())?.clustering;
+    let (unfused_loops, _) = lowered_loops(path, function, "array-desugar")?;
+    let (fused_loops, fallbacks) = lowered_loops(path, function, "array-fusion")?;
     Ok(Traffic {
         unfused_bytes: evaluate(&unfused, &baseline, CostModel::Bytes),
         fused_bytes: evaluate(&fused, &chosen, CostModel::Bytes),
-        unfused_loops: cluster_names(&unfused, &baseline).len(),
-        fused_loops: cluster_names(&fused, &chosen).len(),
+        unfused_loops,
+        fused_loops,
+        fallbacks,
         estimated,
     })
 }
@@ -196,6 +233,21 @@ mod tests {
         // rank-0 result weighs nothing): 4 arrays unfused, none when all three are one loop.
         let t = function_traffic(&example("seed004_sum_of_squares.mlir"), "sumSquares", 1000).unwrap();
         assert_eq!((t.unfused_bytes, t.fused_bytes), (32_000.0, 0.0));
-        assert_eq!((t.unfused_loops, t.fused_loops), (3, 1));
+        assert_eq!((t.unfused_loops, t.fused_loops, t.fallbacks), (3, 1, 0));
+    }
+
+    #[test]
+    fn loops_are_counted_in_the_lowered_code() {
+        // sieveStep: its expand is fused with two maps; that cluster's code has two loops
+        // (the counts, then the segments).
+        let t = function_traffic(&example("seed004_sieve.mlir"), "sieveStep", 100).unwrap();
+        // Unfused: expand 2, maps 2, generate 1, permute 1, filter 1, append 1; fused: the
+        // expand's cluster 2, the four others 1 each.
+        assert_eq!((t.unfused_loops, t.fused_loops, t.fallbacks), (8, 6, 0));
+        // A cluster lowered op by op is counted as what it is: a right-to-left cluster
+        // whose fold's combine (keep the element) does not commute.
+        let lit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lit/dialect/roundtrip-generic.mlir");
+        let t = function_traffic(&lit, "properties", 100).unwrap();
+        assert_eq!(t.fallbacks, 1, "{t:?}");
     }
 }

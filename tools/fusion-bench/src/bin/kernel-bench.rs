@@ -186,7 +186,7 @@ fn bench_function(
     let shape = vec![extent.to_string(); max_rank.unwrap_or(1).max(1)].join("x");
     let mb = |b: f64| format!("{:.0}", b / 1e6);
     let (loops, unfused_mb, fused_mb, ratio, gb_s, of_stream, mut note) = match &traffic {
-        Ok(Traffic { unfused_bytes, fused_bytes, unfused_loops, fused_loops, estimated }) => {
+        Ok(Traffic { unfused_bytes, fused_bytes, unfused_loops, fused_loops, fallbacks, estimated }) => {
             let gb_s = gb_per_s(*fused_bytes, fused_ms);
             let approx = if *estimated { "~" } else { "" };
             (
@@ -196,7 +196,15 @@ fn bench_function(
                 if *fused_bytes > 0.0 { format!("{:.2}", unfused_bytes / fused_bytes) } else { "inf".into() },
                 if *fused_bytes > 0.0 { format!("{gb_s:.1}") } else { "-".into() },
                 if *fused_bytes > 0.0 { format!("{:.2}", gb_s / stream_gb_s) } else { "-".into() },
-                if *estimated { "data-dependent sizes counted at full extent; ".to_owned() } else { String::new() },
+                [
+                    if *fallbacks > 0 {
+                        format!("FALLBACK: {fallbacks} cluster(s) lowered op by op (unfused); ")
+                    } else {
+                        String::new()
+                    },
+                    if *estimated { "data-dependent sizes counted at full extent; ".to_owned() } else { String::new() },
+                ]
+                .concat(),
             )
         }
         Err(e) => {
@@ -300,7 +308,7 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "\nloops: unfused/ILP; speed-up: unfused ms / fused ms; MB: bytes moved (fusion_bench::traffic: each array read \
+        "\nloops: top-level loop nests of the code that runs, unfused/ILP; speed-up: unfused ms / fused ms; MB: bytes moved (fusion_bench::traffic: each array read \
          once per loop nest that reads it, written once if materialized; ~ = data-dependent sizes at full extent); \
          B ratio: unfused/fused bytes; GB/s: fused bytes / fused time; xSTREAM: that / the reference bandwidth."
     );
