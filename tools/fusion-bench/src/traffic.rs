@@ -39,7 +39,11 @@ use fusion_codegen::pipeline::{run_pipeline, run_pipeline_with_diagnostics};
 use fusion_passes::extract::extract_block;
 use melior::{
     Context,
-    ir::{BlockLike, Module, RegionLike, TypeLike, ValueLike, attribute::StringAttribute, operation::OperationLike},
+    ir::{
+        BlockLike, Module, RegionLike, TypeLike, ValueLike,
+        attribute::StringAttribute,
+        operation::{OperationLike, WalkOrder, WalkResult},
+    },
 };
 use mlir_sys::MlirType;
 use std::path::Path;
@@ -49,7 +53,7 @@ use std::path::Path;
 pub struct Traffic {
     pub unfused_bytes: f64,
     pub fused_bytes: f64,
-    /// Loop nests of the code that runs: the top-level loops of the function after
+    /// Loop nests of the code that runs: the outermost loops of the function after
     /// `array-to-loops`, unfused and after the ILP (an expand has two: its counts, then its
     /// segments; a cluster lowered op by op has one per op).
     pub unfused_loops: usize,
@@ -148,7 +152,7 @@ fn load_after<'c>(context: &'c Context, path: &Path, passes: &str) -> Result<Mod
     Ok(module)
 }
 
-/// The top-level loop nests of `@function` once lowered by `array-to-loops` after the
+/// The loop nests of `@function` (its outermost loops; callees not counted) once lowered by `array-to-loops` after the
 /// array passes `passes`, and how many clusters were lowered op by op (their remarks).
 fn lowered_loops(path: &Path, function: &str, passes: &str) -> Result<(usize, usize), String> {
     let context = array_dialect::context();
@@ -163,13 +167,16 @@ fn lowered_loops(path: &Path, function: &str, passes: &str) -> Result<(usize, us
     while let Some(o) = op {
         let name = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok());
         if o.name().as_string_ref().as_str() == Ok("func.func") && name.is_some_and(|n| n.value() == function) {
-            let block = o.region(0).map_err(|e| e.to_string())?.first_block().ok_or("a function without a body")?;
+            // Outermost loops, wherever they are (inside `scf.if` or `scf.while` too).
             let mut loops = 0;
-            let mut inner = block.first_operation();
-            while let Some(i) = inner {
-                loops += matches!(i.name().as_string_ref().as_str(), Ok("scf.for" | "scf.parallel")) as usize;
-                inner = i.next_in_block();
-            }
+            o.walk(WalkOrder::PreOrder, |i| {
+                if matches!(i.name().as_string_ref().as_str(), Ok("scf.for" | "scf.parallel")) {
+                    loops += 1;
+                    WalkResult::Skip
+                } else {
+                    WalkResult::Advance
+                }
+            });
             let fallbacks = remarks.iter().filter(|r| r.contains("op by op")).count();
             return Ok((loops, fallbacks));
         }

@@ -308,7 +308,7 @@ fn main() -> ExitCode {
         }
     }
     println!(
-        "\nloops: top-level loop nests of the code that runs, unfused/ILP; speed-up: unfused ms / fused ms; MB: bytes moved (fusion_bench::traffic: each array read \
+        "\nloops: outermost loops of the code that runs (callees not counted), unfused/ILP; speed-up: unfused ms / fused ms; MB: bytes moved (fusion_bench::traffic: each array read \
          once per loop nest that reads it, written once if materialized; ~ = data-dependent sizes at full extent); \
          B ratio: unfused/fused bytes; GB/s: fused bytes / fused time; xSTREAM: that / the reference bandwidth."
     );
