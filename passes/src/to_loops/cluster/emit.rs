@@ -221,6 +221,17 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// The carried slots of the leaves in the scope of `inner` (a filter's or expand's) and
+    /// in the scopes nested in it.
+    fn slots_within(&self, inner: &[Op]) -> Vec<usize> {
+        self.plan
+            .leaves
+            .iter()
+            .filter(|l| l.guard.len() >= inner.len() && same_ops(&l.guard[..inner.len()], inner))
+            .flat_map(|l| l.slot..l.slot + l.slots)
+            .collect()
+    }
+
     /// The segment loop of expand `i`: `scf.for j < count`, carrying the slots of the
     /// leaves of the expand's scope; the `get` region's values are the elements at
     /// position `offset + j` (stored there when they are outputs) and the leaves of the
@@ -230,12 +241,7 @@ impl Emitter<'_, '_> {
         let expand = &plan.leaves[i];
         let mut inner = guard.to_vec();
         inner.push(expand.op);
-        let slots: Vec<usize> = plan
-            .leaves
-            .iter()
-            .filter(|l| l.guard.len() >= inner.len() && same_ops(&l.guard[..inner.len()], &inner))
-            .flat_map(|l| l.slot..l.slot + l.slots)
-            .collect();
+        let slots = self.slots_within(&inner);
         let (count, xs) = self.expansions[&key_op(expand.op)].clone();
         let offset = self.state[expand.slot];
         let inits: Vec<Val> = slots.iter().map(|s| self.state[*s]).collect();
@@ -267,11 +273,7 @@ impl Emitter<'_, '_> {
         let mut inner = guard.to_vec();
         inner.push(filter.op);
         let mut slots: Vec<usize> = vec![filter.slot];
-        for l in &plan.leaves {
-            if l.guard.len() >= inner.len() && same_ops(&l.guard[..inner.len()], &inner) {
-                slots.extend(l.slot..l.slot + l.slots);
-            }
-        }
+        slots.extend(self.slots_within(&inner));
         let types: Vec<_> = slots.iter().map(|s| ty(ir::value_type(self.state[*s]))).collect();
         let keep = self.predicates[&key_op(filter.op)];
         let (if_op, then_yield, else_yield) = self.b.if_else(anchor, keep, &types);
