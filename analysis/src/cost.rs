@@ -314,7 +314,9 @@ pub fn reads(graph: &Graph, clustering: &Clustering, bytes: bool) -> f64 {
 /// as a scalar.
 fn produces_array(graph: &Graph, n: NodeId) -> bool {
     let node = graph.node(n);
-    node.outputs > 0 && !(node.kind == NodeKind::Fold && graph.out_edges(n).all(|(_, e)| e.access == Access::Unordered))
+    node.outputs > 0
+        && !(matches!(node.kind, NodeKind::Fold { .. })
+            && graph.out_edges(n).all(|(_, e)| e.access == Access::Unordered))
 }
 
 /// Per node `a`, whether some path from `a` to `b` contains a fusion-preventing edge

@@ -238,8 +238,7 @@ impl Search<'_> {
             return;
         }
         let n = free[i];
-        let top = if self.graph.node(n).kind == NodeKind::Scatter { 1 } else { self.max_order };
-        for o in 0..=top {
+        for o in 0..=self.max_order {
             orders[n.0] = o;
             if self.orders_agree_into(n, orders, cluster_of) {
                 self.assign_orders(free, i + 1, orders, clustering, cluster_of);

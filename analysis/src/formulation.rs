@@ -547,7 +547,14 @@ fn reduced_fusible_pairs(
 
 /// Output order variables dᵒ ∈ [0, g+1] (`combined`: [0, the bound of
 /// [`order_upper_bounds`]]), fixed where the combinator fixes them (seed 000 Fig. 4:
-/// scanl 0, scanr 1; filter/expand stream in order 0).
+/// scanl 0, scanr 1; filter/expand stream in order 0; a scatter combines in source
+/// order, 0), and never 1 for a fold whose combine may not commute
+/// ([`NodeKind::may_run_backward`]).
+///
+/// **The hole at 1.** For such a fold with upper bound U: when U ≤ 1 its order is 0;
+/// otherwise a binary `at_gather` with 2·at_gather ≤ dᵒ ≤ U·at_gather. Exact: at_gather = 0
+/// gives dᵒ = 0, at_gather = 1 gives 2 ≤ dᵒ ≤ U, so dᵒ ranges over {0} ∪ [2, U], which is
+/// every order the fold may have, and no other.
 fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
     let graph = b.graph;
     let g = graph.gather_count() as f64;
@@ -556,13 +563,21 @@ fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
         if !kind.is_fusible_kind() {
             continue;
         }
-        let (lo, hi) = match kind.fixed_output_order() {
+        let (lo, mut hi) = match kind.fixed_output_order() {
             Some(o) => (o as f64, o as f64),
             None if exact => (0.0, g + 1.0),
             None => (0.0, order_upper[node.0] as f64),
         };
-        let v = b.model.add_variable(vname(graph, "d", node), VarKind::Integer, lo, hi);
-        b.order[node.0] = Some(v);
+        if !kind.may_run_backward() && hi <= 1.0 {
+            hi = 0.0;
+        }
+        let d = b.model.add_variable(vname(graph, "d", node), VarKind::Integer, lo, hi);
+        b.order[node.0] = Some(d);
+        if !kind.may_run_backward() && hi >= 2.0 {
+            let at_gather = b.model.add_variable(vname(graph, "at_gather", node), VarKind::Binary, 0.0, 1.0);
+            b.row(format!("not_backward_lo_{}", node.0), vec![(d, 1.0), (at_gather, -2.0)], 0.0, f64::INFINITY);
+            b.row(format!("not_backward_hi_{}", node.0), vec![(d, 1.0), (at_gather, -hi)], f64::NEG_INFINITY, 0.0);
+        }
     }
 }
 
@@ -834,9 +849,13 @@ fn potential_clusters(b: &Builder) -> Vec<usize> {
 }
 
 /// The orders node `v` can have: its fixed order, or `0..=upper[v]`.
+/// (A fold that may not run backward keeps the range [0, upper] when upper ≥ 2: a
+/// superset of its orders, so what is pruned by it is still never legal.)
 fn order_range(graph: &Graph, upper: &[u32], v: NodeId) -> (u32, u32) {
-    match graph.node(v).kind.fixed_output_order() {
+    let kind = graph.node(v).kind;
+    match kind.fixed_output_order() {
         Some(o) => (o, o),
+        None if !kind.may_run_backward() && upper[v.0] <= 1 => (0, 0),
         None => (0, upper[v.0]),
     }
 }
@@ -1660,12 +1679,15 @@ fn require_fused_concestors(b: &mut Builder, preventing: &[Vec<bool>], (i, j): (
 /// Directions: dᵒ ∈ {0, 1}, and −x ≤ dᵒ_a − dᵒ_b ≤ x for every pair that may share a
 /// loop. Valid: a legal cluster whose orders are all 0 or 1 has one direction, since
 /// what connects its nodes (validator rule 7: a fused edge, seed 000 (12), or reading a
-/// common array in one order) joins nodes of equal order.
+/// common array in one order) joins nodes of equal order. A fold whose combine may not
+/// commute runs forward (dᵒ = 0, [`NodeKind::may_run_backward`]).
 fn add_directions(b: &mut Builder) {
     let graph = b.graph;
     for node in graph.node_ids().filter(|n| graph.node(*n).kind.is_fusible_kind()) {
-        let (lo, hi) = match graph.node(node).kind.fixed_output_order() {
+        let kind = graph.node(node).kind;
+        let (lo, hi) = match kind.fixed_output_order() {
             Some(o) => (o as f64, o as f64),
+            None if !kind.may_run_backward() => (0.0, 0.0),
             None => (0.0, 1.0),
         };
         let d = b.model.add_variable(vname(graph, "d", node), VarKind::Integer, lo, hi);
@@ -1690,7 +1712,7 @@ fn add_contraction_variables(b: &mut Builder, nodes: &[NodeId]) -> Vec<(NodeId, 
     for &i in nodes {
         let nd = graph.node(i);
         let out: Vec<NodeId> = graph.out_edges(i).map(|(_, e)| e.to).collect();
-        let scalar = nd.kind == NodeKind::Fold
+        let scalar = matches!(nd.kind, NodeKind::Fold { .. })
             && !out.is_empty()
             && graph.out_edges(i).all(|(_, e)| e.access == Access::Unordered);
         if !nd.kind.is_fusible_kind() || scalar {

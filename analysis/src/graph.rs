@@ -40,10 +40,18 @@ pub enum NodeKind {
     Generate,
     /// `gather` with its label: indices in the output's order, source in order `label`.
     Gather { label: Order },
-    /// `scatter`: values read in order 0 or 1; the destination is consumed.
+    /// `scatter`: values read in order 0; the destination is consumed. Seed 000 Table 1
+    /// lets a scatter read its values in order 0 or 1, but this dialect's scatter combines
+    /// in source order (a later value is combined over an earlier one at a repeated
+    /// index), so only order 0 keeps the meaning for every combine.
     Scatter,
-    /// `fold`: input order equals output order (seed 000 §4.2, last paragraph).
-    Fold,
+    /// `fold`: input order equals output order (seed 000 §4.2, last paragraph). The dialect
+    /// folds from the left; a right-to-left loop (order 1) gives the same value only when
+    /// the combine commutes (`commutes`, decided by the extractor from the element
+    /// function), so a fold whose combine may not commute never has order 1 (a deviation
+    /// from seed 000, whose folds are in any order). Gather orders stay open to it: a
+    /// fold fused into a gather folds the gathered row from the left.
+    Fold { commutes: bool },
     /// `scan`: `left` is order 0 in and out, `right` order 1.
     Scan { backward: bool },
     /// `filter`, a transducer (seed 001 §1.3.6): sequential, order 0.
@@ -65,10 +73,18 @@ impl NodeKind {
         !matches!(self, NodeKind::Barrier | NodeKind::Input)
     }
 
+    /// Whether the node may run right to left (order 1). Only a fold whose combine may
+    /// not commute cannot (see [`NodeKind::Fold`]); its other orders are free.
+    pub fn may_run_backward(self) -> bool {
+        self != NodeKind::Fold { commutes: false }
+    }
+
     /// The output order when it is fixed by the combinator, `None` when free.
     pub fn fixed_output_order(self) -> Option<Order> {
         match self {
-            NodeKind::Scan { backward: false } | NodeKind::Filter | NodeKind::Expand => Some(ORDER_FORWARD),
+            NodeKind::Scan { backward: false } | NodeKind::Filter | NodeKind::Expand | NodeKind::Scatter => {
+                Some(ORDER_FORWARD)
+            }
             NodeKind::Scan { backward: true } => Some(ORDER_BACKWARD),
             _ => None,
         }
@@ -80,7 +96,7 @@ impl NodeKind {
             NodeKind::Generate => "generate",
             NodeKind::Gather { .. } => "gather",
             NodeKind::Scatter => "scatter",
-            NodeKind::Fold => "fold",
+            NodeKind::Fold { .. } => "fold",
             NodeKind::Scan { backward: false } => "scanl",
             NodeKind::Scan { backward: true } => "scanr",
             NodeKind::Filter => "filter",

@@ -111,7 +111,8 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
             let input = pick(&mut rng, &arrays);
             let out = SizeClass(next_size);
             next_size += 1;
-            let n = add_node(&mut g, name, NodeKind::Fold, Some(arrays[input].size), Some(out));
+            // An integer sum: its combine commutes, so it may run in either direction.
+            let n = add_node(&mut g, name, NodeKind::Fold { commutes: true }, Some(arrays[input].size), Some(out));
             g.size_parent.push((out, n));
             add_edge(&mut g, arrays[input].node, n, Access::InOutputOrder);
             scalars.push(n);
@@ -156,7 +157,7 @@ pub fn random_graph(combinators: usize, seed: u64) -> Graph {
 /// every kind of node the analysis knows, for the exhaustive optimality comparison:
 /// maps over one to three arrays (with free variables: fold results or whole arrays
 /// read with `array.index`), generates (some reading a free variable), gathers with
-/// their labels, folds to scalars and row folds of a 2-D argument (transducers whose
+/// their labels, folds (half of them with a combine that may not commute) to scalars and row folds of a 2-D argument (transducers whose
 /// output is an array), left and right scans, filters and expands (rigid output
 /// sizes), and scatters into arguments or into computed arrays (other uses of the
 /// destination come before the scatter). `combinators` combinator nodes after two 1-D
@@ -286,16 +287,18 @@ impl SmallProgram {
 
     fn fold(&mut self, name: String, live: &[usize]) -> NodeId {
         let input = self.any(live);
+        // Half of the folds have a combine that may not commute (fixed to order 0).
+        let kind = NodeKind::Fold { commutes: self.rng.chance(50) };
         let size = self.arrays[input].1;
         if size == MATRIX {
             // Row fold: a transducer from the matrix's size to its rows.
-            let node = self.push(name, NodeKind::Fold, Some(MATRIX), Some(ROWS));
+            let node = self.push(name, kind, Some(MATRIX), Some(ROWS));
             self.g.size_parent.push((ROWS, node));
             self.read(input, node, Access::InOutputOrder);
             self.arrays.push((node, ROWS, false));
             node
         } else {
-            let node = self.push(name, NodeKind::Fold, Some(size), Some(SCALAR));
+            let node = self.push(name, kind, Some(size), Some(SCALAR));
             self.g.size_parent.push((SCALAR, node));
             self.read(input, node, Access::InOutputOrder);
             self.scalars.push(node);

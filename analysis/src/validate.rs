@@ -22,7 +22,10 @@
 //!    in clusters strictly before the scatter's (seed 000 §3.4, constraint (9)).
 //! 5. **Traversal orders** — orders lie in `0..=g+1`; combinators that fix their order
 //!    have it (seed 000 Table 1, §4.2: scanl 0, scanr 1; seed 001 §1.3.6: filters are
-//!    sequential; a scatter reads its values in 0 or 1); gather labels are distinct and
+//!    sequential); a scatter reads its values in order 0 and a fold whose combine may
+//!    not commute never runs in order 1 (this dialect's scatters combine in source
+//!    order and its folds fold from the left; seed 000 allows both directions, which
+//!    only a commutative combine makes equal); gather labels are distinct and
 //!    in `2..=g+1` (seed 000 §2); over a fused edge the producer's output order is the
 //!    order in which the consumer reads it (seed 000 §3.2 rules VERTICAL/DIAGONAL need
 //!    `x:d` on both sides, constraint (12)).
@@ -42,7 +45,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 use crate::clustering::Clustering;
-use crate::graph::{Access, Graph, NodeId, NodeKind, Order, SizeClass};
+use crate::graph::{Access, Graph, NodeId, NodeKind, ORDER_BACKWARD, Order, SizeClass};
 
 /// One broken rule, with the nodes, arrays and clusters involved. Cluster numbers are
 /// positions in [`Clustering::clusters`] (execution order, from 0).
@@ -96,10 +99,12 @@ pub enum Violation {
     // Rule 5: traversal orders (seed 000 §3.3, §4.2, Table 1).
     /// An output order outside `0..=g+1`.
     OrderOutOfRange { node: String, order: Order, max: Order },
-    /// A combinator that fixes its order (scanl, scanr, filter, expand) has another one.
+    /// A combinator that fixes its order (scanl, scanr, filter, expand, scatter) has
+    /// another one.
     FixedOrderViolated { node: String, combinator: &'static str, expected: Order, found: Order },
-    /// A scatter reads its values in an order other than 0 or 1.
-    ScatterOrder { node: String, order: Order },
+    /// A fold whose combine may not commute runs right to left (order 1): the dialect
+    /// folds from the left, so the value would change.
+    BackwardFold { node: String },
     /// A gather label outside `2..=g+1`.
     InvalidGatherLabel { gather: String, label: Order, max: Order },
     /// Two gathers share a label.
@@ -150,7 +155,7 @@ impl Violation {
             Violation::ScatterDestinationUsedAfter { .. } => "scatter-destination",
             Violation::OrderOutOfRange { .. } => "order-range",
             Violation::FixedOrderViolated { .. } => "fixed-order",
-            Violation::ScatterOrder { .. } => "scatter-order",
+            Violation::BackwardFold { .. } => "backward-fold",
             Violation::InvalidGatherLabel { .. } => "gather-label",
             Violation::DuplicateGatherLabel { .. } => "duplicate-gather-label",
             Violation::OrderMismatch { .. } => "order-mismatch",
@@ -229,10 +234,9 @@ impl fmt::Display for Violation {
                 order_words(*expected),
                 order_words(*found)
             ),
-            Violation::ScatterOrder { node, order } => write!(
+            Violation::BackwardFold { node } => write!(
                 f,
-                "scatter `{node}` reads its values in order {}, but a scatter reads them left-to-right (0) or right-to-left (1)",
-                order_words(*order)
+                "fold `{node}` runs right to left (order 1), but its combine may not commute and the fold is defined from the left"
             ),
             Violation::InvalidGatherLabel { gather, label, max } => {
                 write!(f, "gather `{gather}` has label {label}, but gather labels range over 2..={max}")
@@ -605,8 +609,8 @@ impl Ctx<'_> {
                     expected: fixed,
                     found: o,
                 });
-            } else if node.kind == NodeKind::Scatter && o > 1 {
-                out.push(Violation::ScatterOrder { node: node.name.clone(), order: o });
+            } else if o == ORDER_BACKWARD && !node.kind.may_run_backward() {
+                out.push(Violation::BackwardFold { node: node.name.clone() });
             }
             if let NodeKind::Gather { label } = node.kind {
                 if label < 2 || label > max {
@@ -841,9 +845,10 @@ pub(crate) mod tests {
             n
         }
 
-        /// A scalar fold over `iter` (its result is used as a scalar: unordered).
+        /// A scalar fold over `iter` (its result is used as a scalar: unordered) whose
+        /// combine commutes (a sum).
         pub fn fold(&mut self, name: &str, iter: usize) -> NodeId {
-            self.push(name, NodeKind::Fold, Some(iter), Some(1000 + iter))
+            self.push(name, NodeKind::Fold { commutes: true }, Some(iter), Some(1000 + iter))
         }
 
         fn edge(&mut self, from: NodeId, to: NodeId, access: Access, fusible: bool) {
@@ -1089,7 +1094,9 @@ pub(crate) mod tests {
         ok(&b, &clustering(&b.g, &[&["as", "bs"], &["result"]], &[]));
         // Fig. 3 right: bs first, then as fused vertically into the scatter.
         ok(&b, &clustering(&b.g, &[&["bs"], &["as", "result"]], &[]));
-        ok(&b, &clustering(&b.g, &[&["bs"], &["as", "result"]], &[("as", 1), ("result", 1)]));
+        // A scatter combines in source order, so it reads its values in order 0 only
+        // (seed 000 also allows 1).
+        only(&b, &clustering(&b.g, &[&["bs"], &["as", "result"]], &[("as", 1), ("result", 1)]), "fixed-order");
     }
 
     #[test]
@@ -1438,7 +1445,19 @@ pub(crate) mod tests {
         let sc = b.op("sc", NodeKind::Scatter, 0);
         b.read(bs, sc);
         b.dest(xs, sc);
-        only(&b, &clustering(&b.g, &[&["as"], &["bs"], &["sc"]], &[("sc", 2)]), "scatter-order");
+        only(&b, &clustering(&b.g, &[&["as"], &["bs"], &["sc"]], &[("sc", 1)]), "fixed-order");
+
+        let mut b = B::new();
+        let xs = b.input("xs");
+        let sum = b.fold("sum", 0);
+        let last = b.fold("last", 0);
+        b.g.nodes[last.0].kind = NodeKind::Fold { commutes: false };
+        b.read(xs, sum);
+        b.read(xs, last);
+        b.escape(sum);
+        b.escape(last);
+        ok(&b, &clustering(&b.g, &[&["sum", "last"]], &[("sum", 0), ("last", 0)]));
+        only(&b, &clustering(&b.g, &[&["sum", "last"]], &[("sum", 1), ("last", 1)]), "backward-fold");
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub fn random_program(seed: u64, ops: usize) -> String {
     for i in 0..ops {
         let pick = |rng: &mut fusion_analysis::random::Rng, arrays: &[(String, usize)]| rng.below(arrays.len());
         let v = format!("%v{i}");
-        match rng.below(7) {
+        match rng.below(9) {
             0 | 1 => {
                 let a = pick(&mut rng, &arrays);
                 let (name, class) = arrays[a].clone();
@@ -82,6 +82,26 @@ pub fn random_program(seed: u64, ops: usize) -> String {
                 );
                 used.insert(name, true);
                 arrays.push((v.clone(), class));
+            }
+            6 => {
+                // A fold whose combine does not commute (acc·3 + x): only a left-to-right
+                // loop gives its value.
+                let (name, _) = arrays[pick(&mut rng, &arrays)].clone();
+                body += &format!(
+                    "  {v} = array.fold {name} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %c3 = arith.constant 3 : i64\n    %m = arith.muli %acc, %c3 : i64\n    %t = arith.addi %m, %x : i64\n    array.yield %t : i64\n  }}\n"
+                );
+                used.insert(name, true);
+                scalars.push(v.clone());
+            }
+            7 => {
+                // A scatter of an array into zeros the inputs' size, at indices x mod n
+                // (unsigned, so in range), combining old·10 + new (order matters).
+                let (name, _) = arrays[pick(&mut rng, &arrays)].clone();
+                body += &format!(
+                    "  %d{i} = array.dim %a0, 0 : tensor<?xi64>\n  %z{i} = array.generate (%d{i}) : tensor<?xi64> {{\n  ^bb0(%j: index):\n    array.yield %c0 : i64\n  }}\n  %w{i} = arith.index_cast %d{i} : index to i64\n  %ix{i} = array.map {name} : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64):\n    %r = arith.remui %x, %w{i} : i64\n    array.yield %r : i64\n  }}\n  {v} = array.scatter %z{i}[%ix{i}], {name} : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {{\n  ^bb0(%old: i64, %new: i64):\n    %ten = arith.constant 10 : i64\n    %o = arith.muli %old, %ten : i64\n    %s = arith.addi %o, %new : i64\n    array.yield %s : i64\n  }}\n"
+                );
+                used.insert(name, true);
+                arrays.push((v.clone(), 0));
             }
             _ => {
                 let (name, class) = arrays[pick(&mut rng, &arrays)].clone();

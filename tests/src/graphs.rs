@@ -89,7 +89,7 @@ fn check_invariants(g: &Graph, what: &str) {
     }
     for (size, node) in &g.size_parent {
         let n = g.node(*node);
-        assert!(matches!(n.kind, NodeKind::Fold | NodeKind::Filter | NodeKind::Expand), "{what}\n{g}");
+        assert!(matches!(n.kind, NodeKind::Fold { .. } | NodeKind::Filter | NodeKind::Expand), "{what}\n{g}");
         assert_eq!(n.output_size, Some(*size), "{what}\n{g}");
         assert_ne!(n.iteration, Some(*size), "{what}\n{g}");
     }
@@ -108,7 +108,9 @@ fn normalize2() {
     assert_eq!(names(&g), ["xs", "sum1", "gts", "sum2", "ys1", "ys2"], "{g}");
     let kinds: Vec<NodeKind> = g.nodes.iter().map(|n| n.kind).collect();
     use NodeKind::*;
-    assert_eq!(kinds, [Input, Fold, Filter, Fold, Map, Map], "{g}");
+    // Both folds are integer sums: their combines commute.
+    let sum = Fold { commutes: true };
+    assert_eq!(kinds, [Input, sum, Filter, sum, Map, Map], "{g}");
     for to in ["sum1", "gts", "ys1", "ys2"] {
         let e = edge(&g, "xs", to);
         assert!(!e.fusible && e.access == Access::InOutputOrder, "xs -> {to}: {g}");
@@ -184,7 +186,8 @@ fn simple_programs() {
 
     let g = graph(file, "simple4");
     let fold = g.node(id(&g, "as"));
-    assert_eq!(fold.kind, NodeKind::Fold);
+    // An integer sum (`acc + x`): its combine commutes, so it may also run right to left.
+    assert_eq!(fold.kind, NodeKind::Fold { commutes: true });
     assert_ne!(fold.iteration, fold.output_size, "a fold drops the innermost dimension: {g}");
     let e = edge(&g, "as", "bs");
     assert!(e.fusible && e.access == Access::GatherSource { label: 2 }, "{g}");

@@ -449,6 +449,48 @@ pub fn segment_sizes<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<Vec<
     }
 }
 
+/// Whether a fold's or scan's element function `body` (`^bb0(%acc, %x)`) is one integer op
+/// that is associative and commutative, applied to the accumulator and the element
+/// (`acc ⊕ x` or `x ⊕ acc`) and yielded: folding from the right then gives the value of
+/// folding from the left (the dialect's meaning), bit for bit. Floating-point ops are not
+/// (rounding makes `+` non-associative), nor is any body this cannot see through; the
+/// answer errs towards `false`.
+pub fn combine_commutes<'c, 'a>(body: RegionRef<'c, 'a>) -> bool {
+    use melior::ir::{RegionLike, block::BlockLike};
+    const COMMUTATIVE: &[&str] = &[
+        "arith.addi",
+        "arith.muli",
+        "arith.andi",
+        "arith.ori",
+        "arith.xori",
+        "arith.maxsi",
+        "arith.minsi",
+        "arith.maxui",
+        "arith.minui",
+    ];
+    let Some(block) = body.first_block() else { return false };
+    let (Ok(acc), Ok(x), 2) = (block.argument(0), block.argument(1), block.argument_count()) else { return false };
+    let (acc, x): (Value, Value) = (acc.into(), x.into());
+    let Some(combine) = block.first_operation() else { return false };
+    let Some(terminator) = combine.next_in_block() else { return false };
+    if terminator.next_in_block().is_some()
+        || combine.operand_count() != 2
+        || combine.result_count() != 1
+        || terminator.operand_count() != 1
+    {
+        return false;
+    }
+    let name = combine.name();
+    let Ok(name) = name.as_string_ref().as_str() else { return false };
+    let (Ok(a), Ok(b), Ok(result), Ok(yielded)) =
+        (combine.operand(0), combine.operand(1), combine.result(0), terminator.operand(0))
+    else {
+        return false;
+    };
+    let result: Value = result.into();
+    COMMUTATIVE.contains(&name) && ((a == acc && b == x) || (a == x && b == acc)) && yielded == result
+}
+
 /// Whether `value` has a ranked tensor type (an array of the dialect).
 pub fn is_array<'c>(value: impl ValueLike<'c>) -> bool {
     melior::ir::r#type::RankedTensorType::try_from(value.r#type()).is_ok()
@@ -499,6 +541,37 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
             assert!(kind.name().starts_with(DIALECT_PREFIX));
         }
         assert_eq!(OpKind::from_name("arith.addf"), None);
+    }
+
+    #[test]
+    fn only_one_commutative_integer_op_on_acc_and_x_commutes() {
+        let fold = |body: &str, t: &str| {
+            format!(
+                "func.func @f(%a: tensor<?x{t}>, %z: {t}) -> tensor<{t}> {{\n  %r = array.fold %a init(%z : {t}) : tensor<?x{t}> -> tensor<{t}> {{\n  ^bb0(%acc: {t}, %x: {t}):\n{body}\n  }}\n  return %r : tensor<{t}>\n}}"
+            )
+        };
+        let cases = [
+            ("    %s = arith.addi %acc, %x : i64\n    array.yield %s : i64", "i64", true),
+            ("    %s = arith.maxsi %x, %acc : i64\n    array.yield %s : i64", "i64", true),
+            ("    %s = arith.subi %acc, %x : i64\n    array.yield %s : i64", "i64", false),
+            ("    %s = arith.addi %x, %x : i64\n    array.yield %s : i64", "i64", false),
+            ("    array.yield %x : i64", "i64", false),
+            (
+                "    %c = arith.constant 3 : i64\n    %m = arith.muli %acc, %c : i64\n    %s = arith.addi %m, %x : i64\n    array.yield %s : i64",
+                "i64",
+                false,
+            ),
+            ("    %s = arith.addf %acc, %x : f64\n    array.yield %s : f64", "f64", false),
+        ];
+        let context = crate::context();
+        for (body, t, commutes) in cases {
+            let source = fold(body, t);
+            let module = Module::parse(&context, &source).unwrap_or_else(|| panic!("parses:\n{source}"));
+            let function = module.body().first_operation().expect("one function");
+            let fold = function.region(0).unwrap().first_block().unwrap().first_operation().unwrap();
+            let Some(Ok(ArrayOp::Fold { body, .. })) = ArrayOp::decode(fold) else { panic!("a fold:\n{source}") };
+            assert_eq!(combine_commutes(body), commutes, "{source}");
+        }
     }
 
     #[test]

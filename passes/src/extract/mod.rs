@@ -167,7 +167,7 @@ fn combinator_kind(op: &ArrayOp) -> Option<NodeKind> {
             NodeKind::Gather { label: 0 }
         }
         ArrayOp::Scatter { .. } | ArrayOp::Permute { .. } => NodeKind::Scatter,
-        ArrayOp::Fold { .. } => NodeKind::Fold,
+        ArrayOp::Fold { body, .. } => NodeKind::Fold { commutes: array_dialect::view::combine_commutes(*body) },
         ArrayOp::Scan { direction, .. } => NodeKind::Scan { backward: *direction == ScanDirection::Right },
         ArrayOp::Filter { .. } => NodeKind::Filter,
         ArrayOp::Expand { .. } => NodeKind::Expand,
@@ -571,7 +571,7 @@ impl<'n, 's> Builder<'n, 's> {
         for (i, n) in self.graph.nodes.iter().enumerate() {
             // Scatters do not produce their output in an order derived from their
             // iteration (seed 000 Table 1), so they are no parent transducers.
-            if matches!(n.kind, NodeKind::Fold | NodeKind::Filter | NodeKind::Expand)
+            if matches!(n.kind, NodeKind::Fold { .. } | NodeKind::Filter | NodeKind::Expand)
                 && let (Some(out), Some(iteration)) = (n.output_size, n.iteration)
                 && out != iteration
             {

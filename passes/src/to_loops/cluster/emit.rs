@@ -10,6 +10,10 @@ use melior::ir::ValueLike;
 use mlir_sys::*;
 use std::collections::HashMap;
 
+/// What one gathered element has computed of the producers fused into its gather: by
+/// producer, index values and insertion point, all results of the producer.
+pub(super) type Computed = HashMap<(usize, Vec<usize>, usize), Vec<Val>>;
+
 /// The state of the emission of one cluster's loop body.
 pub(super) struct Emitter<'a, 'c> {
     b: &'a Builder<'c>,
@@ -152,7 +156,15 @@ impl Emitter<'_, '_> {
                         self.b.index_cast(anchor, i)
                     })
                     .collect();
-                let y = self.b.value_at(operands[0], &at, plan, anchor, self.loop_root, &mut self.outside);
+                let y = self.b.value_at(
+                    operands[0],
+                    &at,
+                    plan,
+                    anchor,
+                    self.loop_root,
+                    &mut self.outside,
+                    &mut Computed::new(),
+                );
                 self.set_elements(op, &[y]);
             }
             Kind::Fold => {
@@ -323,6 +335,10 @@ impl<'c> Builder<'c> {
     /// `loop_root`), or the element function of the producer fused into a gather, run at
     /// `at` (its inputs read at `at` in turn; a gather producer reads its source at the
     /// index it loads; a fold producer folds the row at `at` with an inner `scf.for`).
+    /// `computed` remembers what this gathered element has computed already, by producer,
+    /// index and insertion point, so a producer read twice at one index (a map of `x, x`,
+    /// or two readers of one label) runs once there.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn value_at(
         &self,
         x: Val,
@@ -331,6 +347,7 @@ impl<'c> Builder<'c> {
         anchor: Op,
         loop_root: Op,
         buffers: &mut HashMap<usize, Val>,
+        computed: &mut Computed,
     ) -> Val {
         let Some((producer, r)) =
             plan.origins.get(&key(x)).copied().filter(|(p, _)| plan.deferred.contains(&key_op(*p)))
@@ -338,22 +355,28 @@ impl<'c> Builder<'c> {
             let buffer = *buffers.entry(key(x)).or_insert_with(|| self.to_buffer(loop_root, x));
             return self.load(anchor, buffer, at);
         };
+        let memo_key = (key_op(producer), at.iter().map(|v| key(*v)).collect::<Vec<_>>(), key_op(anchor));
+        if let Some(values) = computed.get(&memo_key) {
+            return values[r];
+        }
         let values = match array_op(producer) {
             Some(ArrayOp::Generate { .. }) => inline_body(producer, 0, at, anchor),
             Some(ArrayOp::Map { inputs, .. }) => {
-                let elements: Vec<Val> =
-                    raws(&inputs).iter().map(|y| self.value_at(*y, at, plan, anchor, loop_root, buffers)).collect();
+                let elements: Vec<Val> = raws(&inputs)
+                    .iter()
+                    .map(|y| self.value_at(*y, at, plan, anchor, loop_root, buffers, computed))
+                    .collect();
                 inline_body(producer, 0, &elements, anchor)
             }
             Some(ArrayOp::Gather { source, indices }) => {
                 let inner: Vec<Val> = raws(&indices)
                     .iter()
                     .map(|y| {
-                        let i = self.value_at(*y, at, plan, anchor, loop_root, buffers);
+                        let i = self.value_at(*y, at, plan, anchor, loop_root, buffers, computed);
                         self.index_cast(anchor, i)
                     })
                     .collect();
-                vec![self.value_at(source.to_raw(), &inner, plan, anchor, loop_root, buffers)]
+                vec![self.value_at(source.to_raw(), &inner, plan, anchor, loop_root, buffers, computed)]
             }
             Some(ArrayOp::Fold { inputs, inits, .. }) => {
                 // The row of its inputs at `at`, folded sequentially.
@@ -364,7 +387,7 @@ impl<'c> Builder<'c> {
                 row.push(j);
                 let mut arguments = accumulators;
                 for y in &inputs {
-                    arguments.push(self.value_at(*y, &row, plan, yield_op, loop_root, buffers));
+                    arguments.push(self.value_at(*y, &row, plan, yield_op, loop_root, buffers, computed));
                 }
                 let new = inline_body(producer, 0, &arguments, yield_op);
                 ir::set_operands(yield_op, &new);
@@ -372,7 +395,9 @@ impl<'c> Builder<'c> {
             }
             _ => unreachable!("the planner fuses only maps, generates, gathers and folds into gathers"),
         };
-        values[r]
+        let value = values[r];
+        computed.insert(memo_key, values);
+        value
     }
 
     /// Scatter/permute leaves: a copy of each one's destination (defined outside), made

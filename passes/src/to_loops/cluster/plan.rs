@@ -297,37 +297,11 @@ fn folds_at_gathered_index(x: Val, env: &Env) -> bool {
     }
 }
 
-/// Whether the fold's combine is one integer op that is associative and commutative,
-/// applied to the accumulator and the element (`acc ⊕ x` or `x ⊕ acc`): folding from the
-/// right then gives the same value as from the left, bit for bit.
-pub(super) fn commutative_fold(fold: Op) -> bool {
-    if ir::results(fold).len() != 1 {
-        return false;
-    }
-    let block = ir::first_block(ir::region(fold, 0));
-    let arguments = ir::block_arguments(block);
-    let ops = ir::block_ops(block);
-    let [combine, terminator] = ops.as_slice() else { return false };
-    let operands = ir::operands(*combine);
-    let results = ir::results(*combine);
-    matches!(
-        ir::op_name(*combine).as_str(),
-        "arith.addi"
-            | "arith.muli"
-            | "arith.andi"
-            | "arith.ori"
-            | "arith.xori"
-            | "arith.maxsi"
-            | "arith.minsi"
-            | "arith.maxui"
-            | "arith.minui"
-    ) && operands.len() == 2
-        && arguments.len() == 2
-        && operands.iter().all(|o| arguments.iter().any(|a| ir::same_value(*a, *o)))
-        && !ir::same_value(operands[0], operands[1])
-        && ir::operands(*terminator).len() == 1
-        && results.len() == 1
-        && ir::same_value(ir::operands(*terminator)[0], results[0])
+/// Whether the fold's combine commutes, so folding from the right gives the value of
+/// folding from the left ([`array_dialect::view::combine_commutes`], the rule the fusion
+/// analysis also fixes such folds' order by).
+fn commutative_fold(fold: Op) -> bool {
+    matches!(array_op(fold), Some(ArrayOp::Fold { body, .. }) if array_dialect::view::combine_commutes(body))
 }
 
 /// Decides how `cluster` becomes one loop nest, or why it cannot.
@@ -377,8 +351,6 @@ struct Planner {
     inits: Vec<Option<Val>>,
     /// The producers fused into gathers.
     deferred: HashSet<usize>,
-    /// How often each producer fused into a gather is read.
-    reads: HashMap<usize, usize>,
     tally: Tally,
 }
 
@@ -397,7 +369,6 @@ impl Planner {
             leaves: Vec::new(),
             inits: Vec::new(),
             deferred: HashSet::new(),
-            reads: HashMap::new(),
             tally: Tally::default(),
         }
     }
@@ -453,14 +424,11 @@ impl Planner {
     }
 
     /// A read of `x` by a computation running in order `wanted` (≠ 0): from outside, or a
-    /// producer of that order read once (its element function is moved into the reader).
-    fn deferred_read(&mut self, x: Val, wanted: i64, env: &Env) -> bool {
+    /// producer of that order (its element function is moved into the reader; a producer
+    /// read by several readers of the label runs once per read, as seed 000 §3.3 fuses it).
+    fn deferred_read(&self, x: Val, wanted: i64, env: &Env) -> bool {
         match env.get(&key(x)) {
-            Some(Node { sym: Sym::Deferred(o, p), .. }) if *o == wanted => {
-                let n = self.reads.entry(key_op(*p)).or_insert(0);
-                *n += 1;
-                *n == 1
-            }
+            Some(Node { sym: Sym::Deferred(o, _), .. }) => *o == wanted,
             Some(_) => false,
             None => defined_outside(x, self.cluster),
         }
