@@ -310,6 +310,17 @@ pub fn load_fused<'c>(context: &'c Context, path: &Path) -> Result<Module<'c>, S
 pub fn check_file(
     path: &Path,
     only: Option<&str>,
+    args: impl FnMut(&FunctionInfo) -> Result<Vec<Value>, String>,
+    report: impl FnMut(&FunctionInfo, &[Value], &CheckOutcome),
+) -> Result<(), String> {
+    check_file_with_threads(path, only, Threads::Sequential, args, report)
+}
+
+/// [`check_file`] with the compiled programs' parallel loops run as `threads` says.
+pub fn check_file_with_threads(
+    path: &Path,
+    only: Option<&str>,
+    threads: Threads,
     mut args: impl FnMut(&FunctionInfo) -> Result<Vec<Value>, String>,
     mut report: impl FnMut(&FunctionInfo, &[Value], &CheckOutcome),
 ) -> Result<(), String> {
@@ -321,8 +332,8 @@ pub fn check_file(
     let reference = Interpreter::new(&module);
     let fused = fused.as_ref().map(Interpreter::new);
     let functions = runnable_functions(&reference, only).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut unfused_jit = FileJit::new(path, Variant::Unfused);
-    let mut fused_jit = FileJit::new(path, Variant::Fused);
+    let mut unfused_jit = FileJit::new(path, Variant::Unfused).with_threads(threads);
+    let mut fused_jit = FileJit::new(path, Variant::Fused).with_threads(threads);
     for f in functions {
         let inputs = args(&f)?;
         let outcome = check_function(&f, &inputs, &reference, fused.as_ref(), &mut unfused_jit, &mut fused_jit);

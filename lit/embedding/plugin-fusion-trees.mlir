@@ -57,7 +57,8 @@
 // RUN: %stock_mlir_opt --load-dialect-plugin=%array_fusion_lib --load-pass-plugin=%array_fusion_lib \
 // RUN:   --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops)' %s | FileCheck %s --check-prefix=LOOPS
 // LOOPS-LABEL: func.func @sum_of_squares
-// LOOPS-COUNT-1: scf.for
+// LOOPS-COUNT-1: scf.parallel
+// LOOPS-NOT: scf.parallel
 // LOOPS-NOT: scf.for
 // LOOPS-LABEL: func.func @main
 

@@ -120,7 +120,8 @@ func.func @diagonal(%n: index) -> (tensor<?xi64>, tensor<?xi64>) {
 
 // (d) The first cluster of seed 002's extended normalise2, with the scan (outside this
 // slice) replaced by a map: diagonal(map, horizontal(fold, vertical(map, fold))). One
-// scf.for carries both folds' accumulators; the diagonal's map is stored.
+// loop reduces both integer sums in parallel (scf.parallel + scf.reduce: `addi` is
+// associative and commutative); the diagonal's map is stored.
 // CHECK-LABEL: func.func @normalise2ExtendedMap(
 // CHECK-SAME:      %[[XS:.*]]: tensor<?xi64>)
 // CHECK-DAG:     %[[Z:.*]] = arith.constant 0 : i64
@@ -129,14 +130,16 @@ func.func @diagonal(%n: index) -> (tensor<?xi64>, tensor<?xi64>) {
 // CHECK:         %[[S1:.*]] = memref.alloc() : memref<i64>
 // CHECK:         %[[S2:.*]] = memref.alloc() : memref<i64>
 // CHECK:         %[[BX:.*]] = bufferization.to_buffer %[[XS]]
-// CHECK:         %[[F:.*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[A:.*]] = %[[Z]], %[[B:.*]] = %[[Z]]) -> (i64, i64) {
+// CHECK:         %[[F:.*]]:2 = scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[N]]) step (%{{.*}}) init (%[[Z]], %[[Z]]) -> (i64, i64) {
 // CHECK-NEXT:      %[[X:.*]] = memref.load %[[BX]][%[[I]]]
 // CHECK:           %[[Y:.*]] = arith.addi %{{.*}}, %{{.*}} : i64
-// CHECK-NEXT:      %[[A2:.*]] = arith.addi %[[A]], %[[Y]] : i64
 // CHECK-NEXT:      %[[Q:.*]] = arith.muli %[[Y]], %[[Y]] : i64
-// CHECK-NEXT:      %[[B2:.*]] = arith.addi %[[B]], %[[Q]] : i64
 // CHECK-NEXT:      memref.store %[[Y]], %[[YS]][%[[I]]]
-// CHECK-NEXT:      scf.yield %[[A2]], %[[B2]] : i64, i64
+// CHECK-NEXT:      scf.reduce(%[[Y]], %[[Q]] : i64, i64) {
+// CHECK-NEXT:      ^bb0(%[[L1:.*]]: i64, %[[R1:.*]]: i64):
+// CHECK-NEXT:        %[[S:.*]] = arith.addi %[[L1]], %[[R1]] : i64
+// CHECK-NEXT:        scf.reduce.return %[[S]] : i64
+// CHECK-NEXT:      }, {
 // CHECK:         memref.store %[[F]]#0, %[[S1]][]
 // CHECK:         memref.store %[[F]]#1, %[[S2]][]
 // CHECK-NOT:     scf.for

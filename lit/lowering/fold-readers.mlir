@@ -108,20 +108,26 @@ func.func @row_means(%m: tensor<?x?xf64>, %bias: tensor<?xf64>) -> (tensor<?xf64
 }
 
 // One cluster: the scan and the fold over the row maxima are carried by the outer loop,
-// now an scf.for; the row maximum by the inner one.
+// now an scf.for; the row maximum by the inner one, a parallel reduction (`maxsi` is
+// associative and commutative) written as compare-and-select for OpenMP.
 // CHECK-LABEL: func.func @row_max_scan(
 // CHECK-SAME:      "row_max_scan: 1 clusters
 // CHECK:         %[[OUTER:.*]]:2 = scf.for %[[I:[a-z0-9_]+]] = %{{.*}} iter_args(%[[RUNNING:.*]] = %{{.*}}, %[[TOT:.*]] = %{{.*}}) -> (i64, i64) {
-// CHECK:           %[[MX:.*]] = scf.for %[[J:[a-z0-9_]+]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (i64) {
-// CHECK:             arith.maxsi %[[ACC]]
-// CHECK:           }
+// CHECK:           %[[MX:.*]] = scf.parallel (%[[J:[a-z0-9_]+]]) = {{.*}} init (%{{.*}}) -> i64 {
+// CHECK-NEXT:        %[[E:.*]] = memref.load %{{.*}}[%[[I]], %[[J]]]
+// CHECK-NEXT:        scf.reduce(%[[E]] : i64) {
+// CHECK-NEXT:        ^bb0(%[[L:.*]]: i64, %[[H:.*]]: i64):
+// CHECK-NEXT:          %[[GT:.*]] = arith.cmpi sgt, %[[L]], %[[H]]
+// CHECK-NEXT:          %[[MAX:.*]] = arith.select %[[GT]], %[[L]], %[[H]]
+// CHECK-NEXT:          scf.reduce.return %[[MAX]]
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
 // CHECK-NEXT:      %[[R:.*]] = arith.addi %[[RUNNING]], %[[MX]]
 // CHECK-NEXT:      %[[T:.*]] = arith.subi %[[R]], %[[TOT]]
 // CHECK-NEXT:      memref.store %[[R]], %{{.*}}[%[[I]]]
 // CHECK-NEXT:      scf.yield %[[R]], %[[T]]
 // CHECK-NEXT:    }
 // CHECK-NEXT:    memref.store %[[OUTER]]#1, %{{.*}}[] : memref<i64>
-// CHECK-NOT:     scf.parallel
 // CHECK:         return
 func.func @row_max_scan(%m: tensor<?x?xi64>) -> (tensor<?xi64>, tensor<i64>) {
   %lo = arith.constant -1000000 : i64

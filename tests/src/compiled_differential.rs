@@ -6,13 +6,14 @@
 //! `fuse_roundtrip::random_program`), so the comparison is exact; and every cluster the
 //! analysis chose for them is lowered as one loop nest. Inputs come from the runner's generator, with extents from 0 (empty arrays) up.
 
-use fusion_codegen::check::{CheckOutcome, check_file};
+use fusion_codegen::Threads;
+use fusion_codegen::check::{CheckOutcome, check_file_with_threads};
 use fusion_codegen::inputs::generate_args;
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Writes `source` to a fresh file (the JIT compiles files) and checks every function.
-fn check_source(source: &str, input_seed: u64, size: usize) -> Vec<(String, CheckOutcome)> {
+fn check_source(source: &str, input_seed: u64, size: usize, threads: Threads) -> Vec<(String, CheckOutcome)> {
     static FILES: AtomicUsize = AtomicUsize::new(0);
     let path = std::env::temp_dir().join(format!(
         "fusion-compiled-differential-{}-{}.mlir",
@@ -21,9 +22,10 @@ fn check_source(source: &str, input_seed: u64, size: usize) -> Vec<(String, Chec
     ));
     std::fs::write(&path, source).unwrap();
     let mut outcomes = Vec::new();
-    let result = check_file(
+    let result = check_file_with_threads(
         &path,
         None,
+        threads,
         |f| Ok(generate_args(&f.inputs, input_seed, size)),
         |f, _, outcome| outcomes.push((f.name.clone(), outcome.clone())),
     );
@@ -35,8 +37,12 @@ fn check_source(source: &str, input_seed: u64, size: usize) -> Vec<(String, Chec
 /// Every function is compiled both ways and all four runs agree; the interpreter may
 /// also reject the inputs the same way on both programs (then nothing is compiled).
 fn assert_all_match(source: &str, input_seed: u64, size: usize) -> usize {
+    assert_all_match_with(source, input_seed, size, Threads::Sequential)
+}
+
+fn assert_all_match_with(source: &str, input_seed: u64, size: usize, threads: Threads) -> usize {
     let mut compiled = 0;
-    for (name, outcome) in check_source(source, input_seed, size) {
+    for (name, outcome) in check_source(source, input_seed, size, threads) {
         match outcome {
             CheckOutcome::Match { .. } => compiled += 1,
             CheckOutcome::BothFail { .. } => {}
@@ -67,6 +73,28 @@ proptest! {
         let (_, diagnostics) = crate::lowering::fused_lowered_text(&source);
         prop_assert!(diagnostics.iter().all(|d| !d.contains("op by op")), "{diagnostics:?}\n{source}");
         assert_all_match(&source, input_seed, size);
+    }
+}
+
+/// Programs per run of the OpenMP property: 40 in `make test`;
+/// `FUSION_DIFFERENTIAL_OPENMP_CASES=N` for more.
+fn openmp_cases() -> u32 {
+    std::env::var("FUSION_DIFFERENTIAL_OPENMP_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(40)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: openmp_cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    /// The same with the parallel loops (parallel reductions included) on OpenMP threads:
+    /// integer results, so any grouping of a reduction must give the sequential value.
+    #[test]
+    fn random_programs_agree_with_openmp_threads(
+        program_seed in any::<u64>(),
+        ops in 3usize..16,
+        input_seed in any::<u64>(),
+        size in 0usize..200,
+    ) {
+        let source = crate::fuse_roundtrip::random_program(program_seed, ops);
+        assert_all_match_with(&source, input_seed, size, Threads::OpenMp);
     }
 }
 

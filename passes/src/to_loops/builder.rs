@@ -276,6 +276,93 @@ impl<'c> Builder<'c> {
         (ir::block_arguments(body), ir::terminator(body))
     }
 
+    /// `scf.parallel` from 0 to `extent` reducing into `inits` (one result each), before
+    /// `anchor`; returns the op, the induction variable and the body's terminator, a
+    /// placeholder `scf.reduce` that [`Builder::finish_reduction`] replaces.
+    pub(super) fn parallel_reduction(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Op) {
+        let zero = self.constant_index(anchor, 0);
+        let one = self.constant_index(anchor, 1);
+        let types: Vec<Type> = inits.iter().map(|i| ty(ir::value_type(*i))).collect();
+        let block = Block::new(&[(self.index(), self.location)]);
+        block.append_operation(self.op("scf.reduce").build().expect("valid scf.reduce"));
+        let region = Region::new();
+        region.append_block(block);
+        let mut operands = vec![zero, extent, one];
+        operands.extend_from_slice(inits);
+        let loop_op = self.put(
+            anchor,
+            self.op("scf.parallel")
+                .add_operands(&vs(&operands))
+                .add_results(&types)
+                .add_attributes(&[(
+                    Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
+                    DenseI32ArrayAttribute::new(self.context, &[1, 1, 1, inits.len() as i32]).into(),
+                )])
+                .add_regions([region])
+                .build()
+                .expect("valid scf.parallel"),
+        );
+        let body = ir::first_block(ir::region(loop_op, 0));
+        (loop_op, ir::block_arguments(body)[0], ir::terminator(body))
+    }
+
+    /// Replaces the placeholder terminator of a [`Builder::parallel_reduction`] by
+    /// `scf.reduce(values)`, whose region `k` combines two partial values of result `k`
+    /// with `combine(k, lhs, rhs, anchor)` (ops inserted before `anchor`).
+    pub(super) fn finish_reduction(
+        &self,
+        placeholder: Op,
+        values: &[Val],
+        combine: impl Fn(usize, Val, Val, Op) -> Val,
+    ) {
+        let regions: Vec<Region> = values
+            .iter()
+            .map(|value| {
+                let t = ty(ir::value_type(*value));
+                let block = Block::new(&[(t, self.location), (t, self.location)]);
+                let lhs = block.argument(0).expect("two arguments");
+                block
+                    .append_operation(self.op("scf.reduce.return").add_operands(&[lhs.into()]).build().expect("valid"));
+                let region = Region::new();
+                region.append_block(block);
+                region
+            })
+            .collect();
+        let reduce =
+            regions.into_iter().fold(self.op("scf.reduce").add_operands(&vs(values)), |b, r| b.add_regions([r]));
+        let reduce = self.put(placeholder, reduce.build().expect("valid scf.reduce"));
+        for k in 0..values.len() {
+            let block = ir::first_block(ir::region(reduce, k as isize));
+            let arguments = ir::block_arguments(block);
+            let ret = ir::terminator(block);
+            let combined = combine(k, arguments[0], arguments[1], ret);
+            ir::set_operands(ret, &[combined]);
+        }
+        // SAFETY: the placeholder has no results and no uses; nothing refers to it after.
+        unsafe { ir::erase(placeholder) };
+    }
+
+    /// The combine of `fold` (one associative, commutative integer op) applied to two
+    /// partial values of its reduction, before `anchor`. Minimum and maximum are written as
+    /// compare-and-select, the form `convert-scf-to-openmp` recognises as a reduction.
+    pub(super) fn reduction_combine(&self, fold: Op, lhs: Val, rhs: Val, anchor: Op) -> Val {
+        let combine = ir::block_ops(ir::first_block(ir::region(fold, 0)))[0];
+        let predicate = match ir::op_name(combine).as_str() {
+            "arith.maxsi" => Some(CmpiPredicate::Sgt),
+            "arith.minsi" => Some(CmpiPredicate::Slt),
+            "arith.maxui" => Some(CmpiPredicate::Ugt),
+            "arith.minui" => Some(CmpiPredicate::Ult),
+            _ => None,
+        };
+        match predicate {
+            Some(predicate) => {
+                let first = self.put1(anchor, arith::cmpi(self.context, predicate, v(lhs), v(rhs), self.location));
+                self.put1(anchor, arith::select(v(first), v(lhs), v(rhs), self.location))
+            }
+            None => inline_body(fold, 0, &[lhs, rhs], anchor)[0],
+        }
+    }
+
     /// `scf.for` from 0 to `extent` carrying `inits`, before `anchor` (built generically:
     /// melior's `scf::for` has no `iter_args`); returns the op,
     /// the induction variable, the accumulators and the body's `scf.yield` (without

@@ -43,6 +43,9 @@ pub(super) struct Emitter<'a, 'c> {
     last: Option<Val>,
     /// The loops being emitted are inside an `scf.parallel`.
     in_parallel: bool,
+    /// The dimension whose loop is a parallel reduction being emitted: the folds it
+    /// carries give their elements to the `scf.reduce` instead of combining them.
+    reducing: Option<usize>,
     /// The outermost loop of the nest (buffers of arrays from outside are made before it).
     loop_root: Op,
     /// Where the leaves being emitted load the arrays they read from outside, and at which
@@ -166,6 +169,11 @@ impl Emitter<'_, '_> {
                     &mut Computed::new(),
                 );
                 self.set_elements(op, &[y]);
+            }
+            Kind::Fold if self.reducing == Some(leaf.rank - 1) => {
+                // One input, one accumulator (`Plan::reduction`): this iteration's part of
+                // the reduction is its element; `scf.reduce` combines the parts.
+                self.state[leaf.slot] = self.element(operands[0]);
             }
             Kind::Fold => {
                 let mut arguments = self.state[state_range.clone()].to_vec();
@@ -491,6 +499,7 @@ impl<'c> Builder<'c> {
             extents,
             last,
             in_parallel: false,
+            reducing: None,
             loop_root: cluster,
             read_anchor: cluster,
             read_position: vec![],
@@ -607,7 +616,9 @@ impl Emitter<'_, '_> {
     fn loops(&mut self, d: usize, anchor: Op, ivs: &[Val]) {
         let plan = self.plan;
         let rank = plan.rank();
-        if plan.sequential[d] {
+        if plan.reduction[d] && !self.in_parallel {
+            self.reduction_loop(d, anchor, ivs);
+        } else if plan.sequential[d] {
             let carried = self.carried(d);
             let inits: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
             let (loop_op, iv, arguments, yield_op) = self.b.for_loop(anchor, self.extents[d], &inits);
@@ -651,6 +662,34 @@ impl Emitter<'_, '_> {
                 self.level(e + 1, body, &[ivs, &inner].concat());
                 self.in_parallel = false;
             }
+        }
+    }
+
+    /// The loop over dimension `d` as a parallel reduction ([`Plan::reduction`]): an
+    /// `scf.parallel` whose `scf.reduce` combines the elements of the folds it carries with
+    /// their combines, starting from their current accumulators.
+    fn reduction_loop(&mut self, d: usize, anchor: Op, ivs: &[Val]) {
+        let plan = self.plan;
+        let carried = self.carried(d);
+        let inits: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
+        let (loop_op, iv, placeholder) = self.b.parallel_reduction(anchor, self.extents[d], &inits);
+        self.enter(d, loop_op);
+        let iv = match self.last {
+            Some(last) if d + 1 == plan.rank() => self.b.binary(placeholder, arith::subi, last, iv),
+            _ => iv,
+        };
+        self.in_parallel = true;
+        self.reducing = Some(d);
+        self.level(d + 1, placeholder, &[ivs, &[iv]].concat());
+        self.reducing = None;
+        self.in_parallel = false;
+        let parts: Vec<Val> = carried.iter().map(|s| self.state[*s]).collect();
+        let fold_of = |slot: usize| plan.leaves.iter().find(|l| l.slots > 0 && l.slot == slot).expect("a fold").op;
+        self.b.finish_reduction(placeholder, &parts, |k, lhs, rhs, at| {
+            self.b.reduction_combine(fold_of(carried[k]), lhs, rhs, at)
+        });
+        for (s, r) in carried.iter().zip(ir::results(loop_op)) {
+            self.state[*s] = r;
         }
     }
 

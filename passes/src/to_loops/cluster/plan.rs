@@ -242,6 +242,13 @@ pub(super) struct Plan {
     /// leaf writes in row-major source order (as the interpreter applies the combines;
     /// seed 000 §2.1). The other loops are `scf.parallel`.
     pub(super) sequential: Vec<bool>,
+    /// By dimension `d`: the loop over `d` carries only the accumulators of folds whose
+    /// combines are associative and commutative ([`commutative_fold`]), outside any
+    /// filter's or expand's scope, and nothing writes in source order; the emitter then
+    /// runs it as a parallel reduction (`scf.parallel` + `scf.reduce`) where it is not
+    /// nested in another parallel loop: any grouping and order of the elements gives the
+    /// fold's value, bit for bit.
+    pub(super) reduction: Vec<bool>,
     /// The leaves (by op) the first pass over the expands' counts runs (empty: no expand).
     pub(super) sizing: HashSet<usize>,
 }
@@ -693,13 +700,19 @@ impl Planner {
         let origins = env.iter().map(|(k, node)| (*k, node.origin)).collect();
         // Scatters and permutes write in row-major source order: every loop is an `scf.for`.
         let mut sequential = vec![self.tally.writers > 0; rank];
+        let mut reduction = vec![self.tally.writers == 0; rank];
         for l in self.leaves.iter().filter(|l| l.slots > 0) {
             sequential[l.rank - 1] = true;
+            let reducible = l.kind == Kind::Fold && l.guard.is_empty() && l.slots == 1 && commutative_fold(l.op);
+            reduction[l.rank - 1] &= reducible;
+        }
+        for (r, s) in reduction.iter_mut().zip(&sequential) {
+            *r &= *s;
         }
         self.hoist(rank, env);
         let sizing = self.sizing(env);
         let (leaves, deferred, inits) = (self.leaves, self.deferred, self.inits);
-        Ok(Plan { space, leaves, origins, deferred, outputs, inits, reverse, sequential, sizing })
+        Ok(Plan { space, leaves, origins, deferred, outputs, inits, reverse, sequential, reduction, sizing })
     }
 
     /// Marks the leaves computed before an inner loop ([`Leaf::hoisted`]): each gather of
