@@ -55,19 +55,21 @@ func.func @generate(%n: index) -> tensor<?xi64> {
   return %r : tensor<?xi64>
 }
 
-// fold of a vector: one scf.for carrying the accumulator, stored in a rank-0 buffer.
+// fold of a vector whose combine is associative and commutative (`addi`): one parallel
+// reduction, stored in a rank-0 buffer.
 // CHECK-LABEL: func.func @fold1d(
 // CHECK-SAME:      %[[XS:.*]]: tensor<?xi64>)
 // CHECK:         %[[Z:.*]] = arith.constant 0 : i64
 // CHECK:         %[[N:.*]] = tensor.dim %[[XS]], %{{.*}} : tensor<?xi64>
 // CHECK:         %[[R:.*]] = memref.alloc() : memref<i64>
 // CHECK:         %[[B:.*]] = bufferization.to_buffer %[[XS]] : tensor<?xi64> to memref<?xi64>
-// CHECK-NOT:     scf.parallel
-// CHECK:         %[[S:.*]] = scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[Z]]) -> (i64) {
-// CHECK:           %[[X:.*]] = memref.load %[[B]][%[[I]]] : memref<?xi64>
-// CHECK:           %[[A:.*]] = arith.addi %[[ACC]], %[[X]] : i64
-// CHECK:           scf.yield %[[A]] : i64
-// CHECK:         }
+// CHECK-NOT:     scf.for
+// CHECK:         %[[S:.*]] = scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[N]]) step (%{{.*}}) init (%[[Z]]) -> i64 {
+// CHECK-NEXT:      %[[X:.*]] = memref.load %[[B]][%[[I]]] : memref<?xi64>
+// CHECK-NEXT:      scf.reduce(%[[X]] : i64) {
+// CHECK-NEXT:      ^bb0(%[[L:.*]]: i64, %[[H:.*]]: i64):
+// CHECK-NEXT:        %[[A:.*]] = arith.addi %[[L]], %[[H]] : i64
+// CHECK-NEXT:        scf.reduce.return %[[A]] : i64
 // CHECK:         memref.store %[[S]], %[[R]][] : memref<i64>
 // CHECK:         %[[T:.*]] = bufferization.to_tensor %[[R]] restrict writable : memref<i64> to tensor<i64>
 // CHECK:         return %[[T]]
@@ -76,6 +78,28 @@ func.func @fold1d(%xs: tensor<?xi64>) -> tensor<i64> {
   %r = array.fold %xs init(%z : i64) : tensor<?xi64> -> tensor<i64> {
   ^bb0(%acc: i64, %x: i64):
     %a = arith.addi %acc, %x : i64
+    array.yield %a : i64
+  }
+  return %r : tensor<i64>
+}
+
+// fold of a vector whose combine does not commute (acc·31 + x): one scf.for carrying the
+// accumulator, in order.
+// CHECK-LABEL: func.func @fold1d_ordered(
+// CHECK-NOT:     scf.parallel
+// CHECK:         %[[S:.*]] = scf.for %[[I:.*]] = %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (i64) {
+// CHECK:           %[[X:.*]] = memref.load %{{.*}}[%[[I]]] : memref<?xi64>
+// CHECK:           %[[M:.*]] = arith.muli %[[ACC]], %{{.*}} : i64
+// CHECK:           %[[A:.*]] = arith.addi %[[M]], %[[X]] : i64
+// CHECK:           scf.yield %[[A]] : i64
+// CHECK:         return
+func.func @fold1d_ordered(%xs: tensor<?xi64>) -> tensor<i64> {
+  %z = arith.constant 0 : i64
+  %r = array.fold %xs init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%acc: i64, %x: i64):
+    %c31 = arith.constant 31 : i64
+    %m = arith.muli %acc, %c31 : i64
+    %a = arith.addi %m, %x : i64
     array.yield %a : i64
   }
   return %r : tensor<i64>

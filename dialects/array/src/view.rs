@@ -449,12 +449,15 @@ pub fn segment_sizes<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<Vec<
     }
 }
 
-/// Whether a fold's or scan's element function `body` (`^bb0(%acc, %x)`) is one integer op
-/// that is associative and commutative, applied to the accumulator and the element
-/// (`acc ⊕ x` or `x ⊕ acc`) and yielded: folding from the right then gives the value of
-/// folding from the left (the dialect's meaning), bit for bit. Floating-point ops are not
-/// (rounding makes `+` non-associative), nor is any body this cannot see through; the
-/// answer errs towards `false`.
+/// Whether a fold's or scan's element function `body` (`^bb0(%acc, %x)`) is one op that
+/// is associative and commutative, applied to the accumulator and the element (`acc ⊕ x`
+/// or `x ⊕ acc`) and yielded, so that folding in any order and grouping (from the right,
+/// or in parallel parts) gives the value of folding from the left (the dialect's meaning):
+/// an integer op (`addi`, `muli`, `andi`, `ori`, `xori`, signed and unsigned min and
+/// max), bit for bit; or `arith.addf` / `arith.mulf` carrying MLIR's `fastmath` flag
+/// `reassoc` (or `fast`), the user's permission to regroup them (rounding then differs).
+/// Other floating-point ops are not, nor is any body this cannot see through; the answer
+/// errs towards `false`.
 pub fn combine_commutes<'c, 'a>(body: RegionRef<'c, 'a>) -> bool {
     use melior::ir::{RegionLike, block::BlockLike};
     const COMMUTATIVE: &[&str] = &[
@@ -468,6 +471,8 @@ pub fn combine_commutes<'c, 'a>(body: RegionRef<'c, 'a>) -> bool {
         "arith.maxui",
         "arith.minui",
     ];
+    // Floating-point ops that are associative and commutative up to rounding.
+    const REASSOCIABLE: &[&str] = &["arith.addf", "arith.mulf"];
     let Some(block) = body.first_block() else { return false };
     let (Ok(acc), Ok(x), 2) = (block.argument(0), block.argument(1), block.argument_count()) else { return false };
     let (acc, x): (Value, Value) = (acc.into(), x.into());
@@ -488,7 +493,17 @@ pub fn combine_commutes<'c, 'a>(body: RegionRef<'c, 'a>) -> bool {
         return false;
     };
     let result: Value = result.into();
-    COMMUTATIVE.contains(&name) && ((a == acc && b == x) || (a == x && b == acc)) && yielded == result
+    let regroupable = COMMUTATIVE.contains(&name) || (REASSOCIABLE.contains(&name) && allows_reassociation(&combine));
+    regroupable && ((a == acc && b == x) || (a == x && b == acc)) && yielded == result
+}
+
+/// Whether `op`'s `fastmath` flags include `reassoc` (`fast` includes it).
+fn allows_reassociation<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+    op.attribute("fastmath").is_ok_and(|flags| {
+        let flags = flags.to_string();
+        let inner = flags.trim_start_matches("#arith.fastmath<").trim_end_matches('>');
+        inner.split(',').any(|f| matches!(f.trim(), "reassoc" | "fast"))
+    })
 }
 
 /// Whether `value` has a ranked tensor type (an array of the dialect).
@@ -544,7 +559,7 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
     }
 
     #[test]
-    fn only_one_commutative_integer_op_on_acc_and_x_commutes() {
+    fn only_one_regroupable_op_on_acc_and_x_commutes() {
         let fold = |body: &str, t: &str| {
             format!(
                 "func.func @f(%a: tensor<?x{t}>, %z: {t}) -> tensor<{t}> {{\n  %r = array.fold %a init(%z : {t}) : tensor<?x{t}> -> tensor<{t}> {{\n  ^bb0(%acc: {t}, %x: {t}):\n{body}\n  }}\n  return %r : tensor<{t}>\n}}"
@@ -562,6 +577,11 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
                 false,
             ),
             ("    %s = arith.addf %acc, %x : f64\n    array.yield %s : f64", "f64", false),
+            ("    %s = arith.addf %acc, %x fastmath<contract> : f64\n    array.yield %s : f64", "f64", false),
+            ("    %s = arith.addf %acc, %x fastmath<reassoc> : f64\n    array.yield %s : f64", "f64", true),
+            ("    %s = arith.mulf %x, %acc fastmath<nnan,reassoc> : f64\n    array.yield %s : f64", "f64", true),
+            ("    %s = arith.addf %acc, %x fastmath<fast> : f64\n    array.yield %s : f64", "f64", true),
+            ("    %s = arith.subf %acc, %x fastmath<fast> : f64\n    array.yield %s : f64", "f64", false),
         ];
         let context = crate::context();
         for (body, t, commutes) in cases {

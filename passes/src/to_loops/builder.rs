@@ -89,6 +89,13 @@ pub(super) fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -
     ir::operands(*terminator)
 }
 
+/// Whether the fold's combine may be applied in any order and grouping: from the right,
+/// or as a parallel reduction ([`array_dialect::view::combine_commutes`], the rule the
+/// fusion analysis also gives such folds their directions by).
+pub(super) fn regroupable_fold(fold: Op) -> bool {
+    matches!(array_op(fold), Some(ArrayOp::Fold { body, .. }) if array_dialect::view::combine_commutes(body))
+}
+
 /// Replaces every result of `op` by `replacements` and erases it.
 ///
 /// # Safety
@@ -342,8 +349,8 @@ impl<'c> Builder<'c> {
         unsafe { ir::erase(placeholder) };
     }
 
-    /// The combine of `fold` (one associative, commutative integer op) applied to two
-    /// partial values of its reduction, before `anchor`. Minimum and maximum are written as
+    /// The combine of `fold` (one associative, commutative op: [`regroupable_fold`])
+    /// applied to two partial values of its reduction, before `anchor`. Minimum and maximum are written as
     /// compare-and-select, the form `convert-scf-to-openmp` recognises as a reduction.
     pub(super) fn reduction_combine(&self, fold: Op, lhs: Val, rhs: Val, anchor: Op) -> Val {
         let combine = ir::block_ops(ir::first_block(ir::region(fold, 0)))[0];

@@ -1,7 +1,7 @@
 //! One loop nest per combinator outside clusters (the unfused lowering; also the
 //! fallback of a cluster that is not lowered as one loop nest).
 
-use super::builder::{Builder, array_op, element_type, inline_body, raws, replace_and_erase};
+use super::builder::{Builder, array_op, element_type, inline_body, raws, regroupable_fold, replace_and_erase};
 use crate::ir::{self, Op, Val};
 use array_dialect::view::{ArrayOp, ScanDirection, ScanKind};
 use melior::dialect::arith;
@@ -62,6 +62,9 @@ impl<'c> Builder<'c> {
         });
     }
 
+    /// `array.fold` → `scf.parallel` over the outer dimensions around an `scf.for` over
+    /// the innermost one carrying the accumulators; a rank-1 fold whose combine may be
+    /// regrouped is one parallel reduction instead.
     pub(super) fn lower_fold(&self, op: Op) {
         let inputs: Vec<Val> = ir::operands(op);
         let results = ir::results(op);
@@ -75,6 +78,18 @@ impl<'c> Builder<'c> {
         debug_assert!(result_types.iter().zip(inits).all(|(t, i)| ir::same_type(element_type(*t), ir::value_type(*i))));
         let buffers: Vec<Val> = result_types.iter().map(|t| self.alloc(op, *t, outer)).collect();
         let input_buffers: Vec<Val> = inputs.iter().map(|i| self.to_buffer(op, *i)).collect();
+        if outer.is_empty() && regroupable_fold(op) {
+            // A whole-array fold whose combine may be regrouped: a parallel reduction (as in
+            // clusters), its part of each iteration the element.
+            let (loop_op, iv, placeholder) = self.parallel_reduction(op, inner[0], inits);
+            let element = self.load(placeholder, input_buffers[0], &[iv]);
+            self.finish_reduction(placeholder, &[element], |_, lhs, rhs, at| self.reduction_combine(op, lhs, rhs, at));
+            self.store(op, ir::results(loop_op)[0], buffers[0], &[]);
+            let tensor = self.to_tensor(op, buffers[0], result_types[0]);
+            // SAFETY: the lowered value replaces the one result; `op` is not used again.
+            unsafe { replace_and_erase(op, &[tensor]) };
+            return;
+        }
         let (outer_ivs, anchor) = self.parallel(op, outer);
         let (loop_op, iv, accumulators, yield_op) = self.for_loop(anchor, inner[0], inits);
         let mut at = outer_ivs.clone();

@@ -1,7 +1,7 @@
 //! The plan of a cluster: which leaves it has, in which scope each runs, what the loop
 //! carries and what it stores.
 
-use super::super::builder::{array_op, op_kind, raws, static_dim};
+use super::super::builder::{array_op, op_kind, raws, regroupable_fold, static_dim};
 use super::super::{supported, vectors_only};
 use super::extents::{Classes, Extent, keys_of, value_key};
 use crate::ir::{self, Op, Val};
@@ -243,11 +243,12 @@ pub(super) struct Plan {
     /// seed 000 §2.1). The other loops are `scf.parallel`.
     pub(super) sequential: Vec<bool>,
     /// By dimension `d`: the loop over `d` carries only the accumulators of folds whose
-    /// combines are associative and commutative ([`commutative_fold`]), outside any
+    /// combines are associative and commutative ([`regroupable_fold`]), outside any
     /// filter's or expand's scope, and nothing writes in source order; the emitter then
     /// runs it as a parallel reduction (`scf.parallel` + `scf.reduce`) where it is not
     /// nested in another parallel loop: any grouping and order of the elements gives the
-    /// fold's value, bit for bit.
+    /// fold's value (bit for bit for integers; for `fastmath<reassoc>` floats, what the
+    /// user allowed).
     pub(super) reduction: Vec<bool>,
     /// The leaves (by op) the first pass over the expands' counts runs (empty: no expand).
     pub(super) sizing: HashSet<usize>,
@@ -302,13 +303,6 @@ fn folds_at_gathered_index(x: Val, env: &Env) -> bool {
         }
         _ => false,
     }
-}
-
-/// Whether the fold's combine commutes, so folding from the right gives the value of
-/// folding from the left ([`array_dialect::view::combine_commutes`], the rule the fusion
-/// analysis also fixes such folds' order by).
-fn commutative_fold(fold: Op) -> bool {
-    matches!(array_op(fold), Some(ArrayOp::Fold { body, .. }) if array_dialect::view::combine_commutes(body))
 }
 
 /// Decides how `cluster` becomes one loop nest, or why it cannot.
@@ -456,7 +450,7 @@ impl Planner {
         let order = ir::int_attribute(op, attribute::ORDER).unwrap_or(0);
         if order == 1 {
             self.tally.reversed += 1;
-            if matches!(view, Some(ArrayOp::Fold { .. })) && !commutative_fold(op) {
+            if matches!(view, Some(ArrayOp::Fold { .. })) && !regroupable_fold(op) {
                 return self.reject("a fold in right-to-left order whose combine may not commute".into());
             }
         }
@@ -584,7 +578,7 @@ impl Planner {
         if guard.is_empty() && extents.is_empty() {
             return self.reject("a fold of a rank-0 array".into());
         }
-        self.tally.noncommutative_folds += !commutative_fold(op) as usize;
+        self.tally.noncommutative_folds += !regroupable_fold(op) as usize;
         self.add(op, Kind::Fold, (&extents, &guard), ir::results(op).len());
         let outer = if guard.is_empty() { extents[..extents.len() - 1].to_vec() } else { vec![] };
         Some(nodes(op, Sym::Space { extents: outer, guard: vec![] }))
@@ -703,7 +697,7 @@ impl Planner {
         let mut reduction = vec![self.tally.writers == 0; rank];
         for l in self.leaves.iter().filter(|l| l.slots > 0) {
             sequential[l.rank - 1] = true;
-            let reducible = l.kind == Kind::Fold && l.guard.is_empty() && l.slots == 1 && commutative_fold(l.op);
+            let reducible = l.kind == Kind::Fold && l.guard.is_empty() && l.slots == 1 && regroupable_fold(l.op);
             reduction[l.rank - 1] &= reducible;
         }
         for (r, s) in reduction.iter_mut().zip(&sequential) {
