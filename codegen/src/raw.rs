@@ -246,8 +246,18 @@ pub struct RawCompiled {
 /// Compiles the file exactly as [`crate::jit::compile_file`] does (the same lowering;
 /// `only`: keep just that function and its callees), for raw calls.
 pub fn compile_file(path: &Path, variant: Variant, only: Option<&str>) -> Result<RawCompiled, String> {
+    compile_file_with(path, variant, only, crate::Threads::Sequential)
+}
+
+/// [`compile_file`], with parallel loops run as `threads` says.
+pub fn compile_file_with(
+    path: &Path,
+    variant: Variant,
+    only: Option<&str>,
+    threads: crate::Threads,
+) -> Result<RawCompiled, String> {
     fusion_passes::register_all_passes();
-    crate::jit::compile_file(path, variant, only).map(|compiled| RawCompiled { compiled })
+    crate::jit::compile_file_with(path, variant, only, threads).map(|compiled| RawCompiled { compiled })
 }
 
 /// What a value of a type is in the C interface: a scalar, or a memref of some rank.

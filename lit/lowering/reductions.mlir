@@ -16,6 +16,7 @@
 
 // RESULT-DAG: @int_reductions: match (interpreter, unfused, fused)
 // RESULT-DAG: @float_sums: match (interpreter, unfused, fused)
+// RESULT-DAG: @all_positive: match (interpreter, unfused, fused)
 // OMP: call void {{.*}}@__kmpc_fork_call(
 // OMP: call i32 @__kmpc_reduce(
 
@@ -77,4 +78,26 @@ func.func @float_sums(%a: tensor<?xf64>, %b: tensor<?xf64>) -> (tensor<f64>, ten
     array.yield %t : f64
   }
   return %s, %o : tensor<f64>, tensor<f64>
+}
+
+// An `andi` over `i1` may be regrouped, but OpenMP's atomic combiner needs at least 8
+// bits: it stays an in-order scf.for (and still runs under --openmp).
+// CHECK-LABEL: func.func @all_positive(
+// CHECK-NOT:     scf.reduce(
+// CHECK:         scf.for
+// CHECK:         return
+func.func @all_positive(%a: tensor<?xi64>) -> tensor<i1> {
+  %t = arith.constant true
+  %z = arith.constant 0 : i64
+  %p = array.map %a : tensor<?xi64> -> tensor<?xi1> {
+  ^bb0(%x: i64):
+    %c = arith.cmpi sge, %x, %z : i64
+    array.yield %c : i1
+  }
+  %all = array.fold %p init(%t : i1) : tensor<?xi1> -> tensor<i1> {
+  ^bb0(%acc: i1, %x: i1):
+    %r = arith.andi %acc, %x : i1
+    array.yield %r : i1
+  }
+  return %all : tensor<i1>
 }

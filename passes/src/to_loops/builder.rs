@@ -96,6 +96,20 @@ pub(super) fn regroupable_fold(fold: Op) -> bool {
     matches!(array_op(fold), Some(ArrayOp::Fold { body, .. }) if array_dialect::view::combine_commutes(body))
 }
 
+/// Whether the fold is lowered as a parallel reduction: its combine may be regrouped
+/// ([`regroupable_fold`]) and its accumulator is a float or an integer of at least 8 bits:
+/// `convert-scf-to-openmp` gives integer reductions an atomic combiner (`llvm.atomicrmw`),
+/// which LLVM accepts for neither `i1` nor `index` (not yet an integer type at that point
+/// of the pipeline).
+pub(super) fn reducible_fold(fold: Op) -> bool {
+    // SAFETY: live ranked tensor types of the fold's results.
+    let atomic_width = |r: &Val| unsafe {
+        let t = element_type(ir::value_type(*r));
+        mlirTypeIsAFloat(t) || (mlirTypeIsAInteger(t) && mlirIntegerTypeGetWidth(t) >= 8)
+    };
+    regroupable_fold(fold) && ir::results(fold).iter().all(atomic_width)
+}
+
 /// Replaces every result of `op` by `replacements` and erases it.
 ///
 /// # Safety

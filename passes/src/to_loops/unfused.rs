@@ -1,7 +1,7 @@
 //! One loop nest per combinator outside clusters (the unfused lowering; also the
 //! fallback of a cluster that is not lowered as one loop nest).
 
-use super::builder::{Builder, array_op, element_type, inline_body, raws, regroupable_fold, replace_and_erase};
+use super::builder::{Builder, array_op, element_type, inline_body, raws, reducible_fold, replace_and_erase};
 use crate::ir::{self, Op, Val};
 use array_dialect::view::{ArrayOp, ScanDirection, ScanKind};
 use melior::dialect::arith;
@@ -78,7 +78,7 @@ impl<'c> Builder<'c> {
         debug_assert!(result_types.iter().zip(inits).all(|(t, i)| ir::same_type(element_type(*t), ir::value_type(*i))));
         let buffers: Vec<Val> = result_types.iter().map(|t| self.alloc(op, *t, outer)).collect();
         let input_buffers: Vec<Val> = inputs.iter().map(|i| self.to_buffer(op, *i)).collect();
-        if outer.is_empty() && regroupable_fold(op) {
+        if outer.is_empty() && reducible_fold(op) {
             // A whole-array fold whose combine may be regrouped: a parallel reduction (as in
             // clusters), its part of each iteration the element.
             let (loop_op, iv, placeholder) = self.parallel_reduction(op, inner[0], inits);

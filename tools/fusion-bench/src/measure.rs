@@ -103,15 +103,19 @@ pub struct Comparison {
     /// Median times of the calls, in ms.
     pub unfused_ms: f64,
     pub fused_ms: f64,
-    /// Whether the two variants' results agree.
+    /// The fused program on several threads (OpenMP), when one was given.
+    pub threaded_ms: Option<f64>,
+    /// Whether the variants' results agree.
     pub agree: Result<(), String>,
 }
 
-/// One warm-up call of each variant (its results compared), then `reps` calls of each,
-/// interleaved; results are dropped (freed) as soon as they are timed.
+/// One warm-up call of each variant (its results compared with the unfused one's), then
+/// `reps` calls of each, interleaved; results are dropped (freed) as soon as they are
+/// timed. `threaded`: the fused program compiled for several threads, timed too.
 pub fn compare(
     unfused: &RawCompiled,
     fused: &RawCompiled,
+    threaded: Option<&RawCompiled>,
     f: &FunctionInfo,
     inputs: &[Input],
     reps: usize,
@@ -119,14 +123,25 @@ pub fn compare(
     let agreement = {
         let (u, _) = call(unfused, f, inputs).map_err(|e| format!("unfused: {e}"))?;
         let (v, _) = call(fused, f, inputs).map_err(|e| format!("fused: {e}"))?;
-        agree(&u, &v)
+        let threads = match threaded {
+            Some(t) => {
+                let (w, _) = call(t, f, inputs).map_err(|e| format!("fused on threads: {e}"))?;
+                agree(&u, &w).map_err(|e| format!("fused on threads: {e}"))
+            }
+            None => Ok(()),
+        };
+        agree(&u, &v).and(threads)
     };
-    let (mut us, mut fs) = (Vec::new(), Vec::new());
+    let (mut us, mut fs, mut ts) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..reps.max(1) {
         us.push(call(unfused, f, inputs)?.1);
         fs.push(call(fused, f, inputs)?.1);
+        if let Some(t) = threaded {
+            ts.push(call(t, f, inputs)?.1);
+        }
     }
-    Ok(Comparison { unfused_ms: median(&mut us), fused_ms: median(&mut fs), agree: agreement })
+    let threaded_ms = threaded.map(|_| median(&mut ts));
+    Ok(Comparison { unfused_ms: median(&mut us), fused_ms: median(&mut fs), threaded_ms, agree: agreement })
 }
 
 #[cfg(test)]

@@ -251,10 +251,10 @@ mod tests {
         // Unfused: expand 2, maps 2, generate 1, permute 1, filter 1, append 1; fused: the
         // expand's cluster 2, the four others 1 each.
         assert_eq!((t.unfused_loops, t.fused_loops, t.fallbacks), (8, 6, 0));
-        // A cluster lowered op by op is counted as what it is: a right-to-left cluster
-        // whose fold's combine (keep the element) does not commute.
-        let lit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lit/dialect/roundtrip-generic.mlir");
-        let t = function_traffic(&lit, "properties", 100).unwrap();
+        // A cluster lowered op by op is counted as what it is: an expand of an expand's
+        // segments.
+        let lit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../lit/lowering/filter-clusters.mlir");
+        let t = function_traffic(&lit, "fallback", 100).unwrap();
         assert_eq!(t.fallbacks, 1, "{t:?}");
     }
 }

@@ -1,7 +1,7 @@
 //! The plan of a cluster: which leaves it has, in which scope each runs, what the loop
 //! carries and what it stores.
 
-use super::super::builder::{array_op, op_kind, raws, regroupable_fold, static_dim};
+use super::super::builder::{array_op, op_kind, raws, reducible_fold, regroupable_fold, static_dim};
 use super::super::{supported, vectors_only};
 use super::extents::{Classes, Extent, keys_of, value_key};
 use crate::ir::{self, Op, Val};
@@ -243,7 +243,7 @@ pub(super) struct Plan {
     /// seed 000 §2.1). The other loops are `scf.parallel`.
     pub(super) sequential: Vec<bool>,
     /// By dimension `d`: the loop over `d` carries only the accumulators of folds whose
-    /// combines are associative and commutative ([`regroupable_fold`]), outside any
+    /// combines are associative and commutative ([`reducible_fold`]), outside any
     /// filter's or expand's scope, and nothing writes in source order; the emitter then
     /// runs it as a parallel reduction (`scf.parallel` + `scf.reduce`) where it is not
     /// nested in another parallel loop: any grouping and order of the elements gives the
@@ -697,7 +697,7 @@ impl Planner {
         let mut reduction = vec![self.tally.writers == 0; rank];
         for l in self.leaves.iter().filter(|l| l.slots > 0) {
             sequential[l.rank - 1] = true;
-            let reducible = l.kind == Kind::Fold && l.guard.is_empty() && l.slots == 1 && regroupable_fold(l.op);
+            let reducible = l.kind == Kind::Fold && l.guard.is_empty() && l.slots == 1 && reducible_fold(l.op);
             reduction[l.rank - 1] &= reducible;
         }
         for (r, s) in reduction.iter_mut().zip(&sequential) {

@@ -1,4 +1,4 @@
-//! `kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--fresh-pages]`
+//! `kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--fresh-pages]`
 //!
 //! Compiled unfused against compiled fused, side by side in one process, beside a STREAM
 //! triad measured in the same run. For every public function of every example (default:
@@ -11,7 +11,9 @@
 //! `fusion_bench::traffic`) and their ratio, the bandwidth the fused run achieves (its
 //! bytes over its time) and that as a fraction of the STREAM triad's. Functions with
 //! static shapes, not compiled yet, or whose generated inputs fail (under the interpreter,
-//! at a small size, first) are listed with the reason.
+//! at a small size, first) are listed with the reason. `--threads T` (T ≥ 2) adds the fused
+//! program compiled for OpenMP and run on `T` threads (`OMP_NUM_THREADS`), timed in the
+//! same interleaved calls, and its speed-up over the fused program on one thread.
 //!
 //! Memory: glibc would serve every result of 10^7 elements with a fresh `mmap` (page faults
 //! at each call); unless `--fresh-pages`, the benchmark turns that off (`mallopt`) so that
@@ -23,7 +25,7 @@ use fusion_bench::{
     stream::{self, gb_per_s},
     traffic::{Traffic, function_traffic},
 };
-use fusion_codegen::{Variant, inputs::generate_args, raw};
+use fusion_codegen::{Threads, Variant, inputs::generate_args, raw};
 use fusion_interpreter::{FunctionInfo, Interpreter, Type};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -50,23 +52,24 @@ fn brief(s: &str, max: usize) -> String {
 struct FileRaw {
     path: PathBuf,
     variant: Variant,
+    threads: Threads,
     whole: Option<Result<raw::RawCompiled, String>>,
     alone: HashMap<String, Result<raw::RawCompiled, String>>,
 }
 
 impl FileRaw {
-    fn new(path: &Path, variant: Variant) -> Self {
-        FileRaw { path: path.to_owned(), variant, whole: None, alone: HashMap::new() }
+    fn new(path: &Path, variant: Variant, threads: Threads) -> Self {
+        FileRaw { path: path.to_owned(), variant, threads, whole: None, alone: HashMap::new() }
     }
 
     fn get(&mut self, name: &str) -> Result<&raw::RawCompiled, String> {
-        let (path, variant) = (&self.path, self.variant);
-        match self.whole.get_or_insert_with(|| raw::compile_file(path, variant, None)) {
+        let (path, variant, threads) = (&self.path, self.variant, self.threads);
+        match self.whole.get_or_insert_with(|| raw::compile_file_with(path, variant, None, threads)) {
             Ok(c) => Ok(c),
             Err(_) => self
                 .alone
                 .entry(name.to_owned())
-                .or_insert_with(|| raw::compile_file(path, variant, Some(name)))
+                .or_insert_with(|| raw::compile_file_with(path, variant, Some(name), threads))
                 .as_ref()
                 .map_err(|e| e.clone()),
         }
@@ -77,12 +80,14 @@ struct Options {
     elements: usize,
     reps: usize,
     seed: u64,
+    /// Threads of the threaded column (1: no such column).
+    threads: usize,
     fresh_pages: bool,
     roots: Vec<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options { elements: 10_000_000, reps: 5, seed: 0, fresh_pages: false, roots: Vec::new() };
+    let mut o = Options { elements: 10_000_000, reps: 5, seed: 0, threads: 1, fresh_pages: false, roots: Vec::new() };
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -91,6 +96,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--elements" => o.elements = value(i)?.parse().map_err(|_| "--elements: not a number")?,
             "--reps" => o.reps = value(i)?.parse().map_err(|_| "--reps: not a number")?,
             "--seed" => o.seed = value(i)?.parse().map_err(|_| "--seed: not a number")?,
+            "--threads" => o.threads = value(i)?.parse().map_err(|_| "--threads: not a number")?,
             "--fresh-pages" => {
                 o.fresh_pages = true;
                 i += 1;
@@ -98,7 +104,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "-h" | "--help" => {
                 return Err(
-                    "usage: kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--fresh-pages]".into()
+                    "usage: kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--fresh-pages]"
+                        .into()
                 );
             }
             _ if a.starts_with('-') => return Err(format!("unknown option {a}")),
@@ -113,29 +120,35 @@ fn parse(args: &[String]) -> Result<Options, String> {
     if o.elements == 0 {
         return Err("--elements must be positive".into());
     }
+    if o.threads == 0 {
+        return Err("--threads must be positive".into());
+    }
     if o.roots.is_empty() {
         o.roots.push(PathBuf::from("examples"));
     }
     Ok(o)
 }
 
-/// One row of the table.
+/// One row of the table: 12 cells, or 14 with the threaded columns.
 fn row(cells: &[String]) -> String {
     const WIDTHS: [usize; 12] = [40, 11, 7, 10, 10, 8, 9, 9, 7, 8, 8, 0];
+    const THREADED: [usize; 14] = [40, 11, 7, 10, 10, 8, 11, 8, 9, 9, 7, 8, 8, 0];
+    let widths: &[usize] = if cells.len() == THREADED.len() { &THREADED } else { &WIDTHS };
+    let last = cells.len() - 1;
     cells
         .iter()
-        .zip(WIDTHS)
+        .zip(widths)
         .enumerate()
-        .map(|(i, (c, w))| if i == 0 || i == 11 { format!("{c:<w$}") } else { format!("{c:>w$}") })
+        .map(|(i, (c, w))| if i == 0 || i == last { format!("{c:<w$}") } else { format!("{c:>w$}") })
         .collect::<Vec<_>>()
         .join(" ")
         .trim_end()
         .to_owned()
 }
 
-fn skipped(label: &str, reason: &str) -> String {
+fn skipped(label: &str, reason: &str, options: &Options) -> String {
     let mut cells = vec![label.to_owned()];
-    cells.extend(std::iter::repeat_n("-".to_owned(), 10));
+    cells.extend(std::iter::repeat_n("-".to_owned(), if options.threads > 1 { 12 } else { 10 }));
     cells.push(brief(reason, 110));
     row(&cells)
 }
@@ -146,21 +159,29 @@ fn bench_function(
     label: &str,
     f: &FunctionInfo,
     interpreter: &Interpreter,
-    jits: &mut [FileRaw; 2],
+    jits: &mut [FileRaw; 3],
     options: &Options,
     stream_gb_s: f64,
 ) -> String {
     let Some(extent) = extent(f, options.elements) else {
-        return skipped(label, "static shapes (no dynamic extent to scale)");
+        return skipped(label, "static shapes (no dynamic extent to scale)", options);
     };
     if let Err(e) = interpreter.run(&f.name, generate_args(&f.inputs, options.seed, PRECHECK_EXTENT)) {
-        return skipped(label, &format!("inputs fail under the interpreter: {e}"));
+        return skipped(label, &format!("inputs fail under the interpreter: {e}"), options);
     }
-    let [unfused, fused] = jits;
+    let [unfused, fused, threaded] = jits;
     let (unfused, fused) = match (unfused.get(&f.name), fused.get(&f.name)) {
         (Ok(u), Ok(v)) => (u, v),
-        (Err(e), _) => return skipped(label, &format!("not compiled: unfused: {e}")),
-        (_, Err(e)) => return skipped(label, &format!("not compiled: fused: {e}")),
+        (Err(e), _) => return skipped(label, &format!("not compiled: unfused: {e}"), options),
+        (_, Err(e)) => return skipped(label, &format!("not compiled: fused: {e}"), options),
+    };
+    let threaded = if options.threads > 1 {
+        match threaded.get(&f.name) {
+            Ok(t) => Some(t),
+            Err(e) => return skipped(label, &format!("not compiled: fused for OpenMP: {e}"), options),
+        }
+    } else {
+        None
     };
     let traffic = function_traffic(path, &f.name, extent as u64);
     if let Ok(t) = &traffic
@@ -172,16 +193,18 @@ fn bench_function(
                 "arrays too large at this extent ({:.0} GB moved unfused); try a smaller --elements",
                 t.unfused_bytes / 1e9
             ),
+            options,
         );
     }
     let inputs = match measure::generate_inputs(&f.inputs, options.seed, extent) {
         Ok(i) => i,
-        Err(e) => return skipped(label, &format!("inputs: {e}")),
+        Err(e) => return skipped(label, &format!("inputs: {e}"), options),
     };
-    let Comparison { unfused_ms, fused_ms, agree } = match measure::compare(unfused, fused, f, &inputs, options.reps) {
-        Ok(c) => c,
-        Err(e) => return skipped(label, &format!("the call failed: {e}")),
-    };
+    let Comparison { unfused_ms, fused_ms, threaded_ms, agree } =
+        match measure::compare(unfused, fused, threaded, f, &inputs, options.reps) {
+            Ok(c) => c,
+            Err(e) => return skipped(label, &format!("the call failed: {e}"), options),
+        };
     let max_rank = f.inputs.iter().map(|t| if let Type::Tensor { shape, .. } = t { shape.len() } else { 1 }).max();
     let shape = vec![extent.to_string(); max_rank.unwrap_or(1).max(1)].join("x");
     let mb = |b: f64| format!("{:.0}", b / 1e6);
@@ -216,20 +239,20 @@ fn bench_function(
         Ok(()) => "results agree",
         Err(e) => e,
     });
-    row(&[
+    let mut cells = vec![
         label.to_owned(),
         shape,
         loops,
         format!("{unfused_ms:.2}"),
         format!("{fused_ms:.2}"),
         format!("{:.2}", unfused_ms / fused_ms),
-        unfused_mb,
-        fused_mb,
-        ratio,
-        gb_s,
-        of_stream,
-        note,
-    ])
+    ];
+    if let Some(t) = threaded_ms {
+        cells.push(format!("{t:.2}"));
+        cells.push(format!("{:.2}", fused_ms / t));
+    }
+    cells.extend([unfused_mb, fused_mb, ratio, gb_s, of_stream, note]);
+    row(&cells)
 }
 
 fn main() -> ExitCode {
@@ -248,6 +271,11 @@ fn main() -> ExitCode {
             mallopt(-4, 0); // M_MMAP_MAX
             mallopt(-1, i32::MAX); // M_TRIM_THRESHOLD
         }
+    }
+    if options.threads > 1 {
+        // Read by the OpenMP runtime when the first threaded program starts.
+        // SAFETY: no other thread exists yet.
+        unsafe { std::env::set_var("OMP_NUM_THREADS", options.threads.to_string()) };
     }
     fusion_passes::register_all_passes();
     let n = options.elements;
@@ -272,35 +300,30 @@ fn main() -> ExitCode {
             }
         }
     }
-    println!(
-        "{}",
-        row(&[
-            "function".into(),
-            "shape".into(),
-            "loops".into(),
-            "unfused ms".into(),
-            "fused ms".into(),
-            "speed-up".into(),
-            "MB unfus".into(),
-            "MB fused".into(),
-            "B ratio".into(),
-            "GB/s".into(),
-            "xSTREAM".into(),
-            "note".into(),
-        ])
-    );
+    let mut header: Vec<String> =
+        ["function", "shape", "loops", "unfused ms", "fused ms", "speed-up"].map(String::from).to_vec();
+    if options.threads > 1 {
+        header.push(format!("fused {}thr", options.threads));
+        header.push("thr gain".into());
+    }
+    header.extend(["MB unfus", "MB fused", "B ratio", "GB/s", "xSTREAM", "note"].map(String::from));
+    println!("{}", row(&header));
     let context = array_dialect::context();
     for path in &files {
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let module = match array_dialect::source::load_file(&context, path) {
             Ok(m) => m,
             Err(e) => {
-                println!("{}", skipped(&stem, &format!("does not load: {e}")));
+                println!("{}", skipped(&stem, &format!("does not load: {e}"), &options));
                 continue;
             }
         };
         let interpreter = Interpreter::new(&module);
-        let mut jits = [FileRaw::new(path, Variant::Unfused), FileRaw::new(path, Variant::Fused)];
+        let mut jits = [
+            FileRaw::new(path, Variant::Unfused, Threads::Sequential),
+            FileRaw::new(path, Variant::Fused, Threads::Sequential),
+            FileRaw::new(path, Variant::Fused, Threads::OpenMp),
+        ];
         for f in interpreter.functions().into_iter().filter(|f| f.public && f.defined) {
             let label = format!("{stem} @{}", f.name);
             let line = bench_function(path, &label, &f, &interpreter, &mut jits, &options, stream_gb_s);
@@ -310,7 +333,8 @@ fn main() -> ExitCode {
     println!(
         "\nloops: outermost loops of the code that runs (callees not counted), unfused/ILP; speed-up: unfused ms / fused ms; MB: bytes moved (fusion_bench::traffic: each array read \
          once per loop nest that reads it, written once if materialized; ~ = data-dependent sizes at full extent); \
-         B ratio: unfused/fused bytes; GB/s: fused bytes / fused time; xSTREAM: that / the reference bandwidth."
+         B ratio: unfused/fused bytes; GB/s: fused bytes / fused time; xSTREAM: that / the reference bandwidth; \
+         fused Nthr: the fused program on N OpenMP threads (--threads N); thr gain: fused ms / that."
     );
     ExitCode::SUCCESS
 }
