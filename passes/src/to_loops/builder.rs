@@ -271,9 +271,26 @@ impl<'c> Builder<'c> {
         if extents.is_empty() {
             return (vec![], anchor);
         }
+        let (_, ivs, terminator) = self.parallel_loop(anchor, extents, &[]);
+        (ivs, terminator)
+    }
+
+    /// `scf.parallel` from 0 to `extent` reducing into `inits` (one result each), before
+    /// `anchor`; returns the op, the induction variable and the body's terminator, a
+    /// placeholder `scf.reduce` that [`Builder::finish_reduction`] replaces.
+    pub(super) fn parallel_reduction(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Op) {
+        let (loop_op, ivs, placeholder) = self.parallel_loop(anchor, &[extent], inits);
+        (loop_op, ivs[0], placeholder)
+    }
+
+    /// `scf.parallel` over `extents` (from 0, step 1) with initial values `inits` of its
+    /// reductions, before `anchor`: the op, its induction variables and the body's
+    /// terminator (an `scf.reduce` without operands).
+    fn parallel_loop(&self, anchor: Op, extents: &[Val], inits: &[Val]) -> (Op, Vec<Val>, Op) {
         let n = extents.len();
         let zero = self.constant_index(anchor, 0);
         let one = self.constant_index(anchor, 1);
+        let types: Vec<Type> = inits.iter().map(|i| ty(ir::value_type(*i))).collect();
         let block = Block::new(&vec![(self.index(), self.location); n]);
         block.append_operation(self.op("scf.reduce").build().expect("valid scf.reduce"));
         let region = Region::new();
@@ -281,35 +298,8 @@ impl<'c> Builder<'c> {
         let mut operands = vec![zero; n];
         operands.extend_from_slice(extents);
         operands.extend(std::iter::repeat_n(one, n));
-        let loop_op = self.put(
-            anchor,
-            self.op("scf.parallel")
-                .add_operands(&vs(&operands))
-                .add_attributes(&[(
-                    Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
-                    DenseI32ArrayAttribute::new(self.context, &[n as i32, n as i32, n as i32, 0]).into(),
-                )])
-                .add_regions([region])
-                .build()
-                .expect("valid scf.parallel"),
-        );
-        let body = ir::first_block(ir::region(loop_op, 0));
-        (ir::block_arguments(body), ir::terminator(body))
-    }
-
-    /// `scf.parallel` from 0 to `extent` reducing into `inits` (one result each), before
-    /// `anchor`; returns the op, the induction variable and the body's terminator, a
-    /// placeholder `scf.reduce` that [`Builder::finish_reduction`] replaces.
-    pub(super) fn parallel_reduction(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Op) {
-        let zero = self.constant_index(anchor, 0);
-        let one = self.constant_index(anchor, 1);
-        let types: Vec<Type> = inits.iter().map(|i| ty(ir::value_type(*i))).collect();
-        let block = Block::new(&[(self.index(), self.location)]);
-        block.append_operation(self.op("scf.reduce").build().expect("valid scf.reduce"));
-        let region = Region::new();
-        region.append_block(block);
-        let mut operands = vec![zero, extent, one];
         operands.extend_from_slice(inits);
+        let segments = [n as i32, n as i32, n as i32, inits.len() as i32];
         let loop_op = self.put(
             anchor,
             self.op("scf.parallel")
@@ -317,14 +307,14 @@ impl<'c> Builder<'c> {
                 .add_results(&types)
                 .add_attributes(&[(
                     Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
-                    DenseI32ArrayAttribute::new(self.context, &[1, 1, 1, inits.len() as i32]).into(),
+                    DenseI32ArrayAttribute::new(self.context, &segments).into(),
                 )])
                 .add_regions([region])
                 .build()
                 .expect("valid scf.parallel"),
         );
         let body = ir::first_block(ir::region(loop_op, 0));
-        (loop_op, ir::block_arguments(body)[0], ir::terminator(body))
+        (loop_op, ir::block_arguments(body), ir::terminator(body))
     }
 
     /// Replaces the placeholder terminator of a [`Builder::parallel_reduction`] by
