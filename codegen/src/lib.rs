@@ -1,12 +1,14 @@
-//! CPU code generation for `array` programs: the lowering pipeline (`array-to-loops`, then
+//! Code generation for `array` programs. CPU: the lowering pipeline (`array-to-loops`, then
 //! MLIR's upstream passes down to the LLVM dialect), JIT compilation through melior's
 //! `ExecutionEngine`, and calls of the compiled functions on the reference interpreter's
 //! values, so that the interpreter, the unfused and the fused compiled program can be
 //! compared on the same inputs: [`check`] compares, [`inputs`] makes the inputs
-//! (generated from a seed, or read from [`npy`] files).
+//! (generated from a seed, or read from [`npy`] files). GPU: [`gpu`] compiles one kernel
+//! per loop nest to PTX or AMDGPU assembly.
 
 pub mod aot;
 pub mod check;
+pub mod gpu;
 pub mod inputs;
 pub mod jit;
 pub mod npy;

@@ -78,19 +78,25 @@ pub fn run_pipeline_with_diagnostics(
     pipeline: &str,
 ) -> Result<Vec<String>, String> {
     let messages: Rc<RefCell<Vec<String>>> = Rc::default();
-    let sink = messages.clone();
+    let errors: Rc<RefCell<Vec<String>>> = Rc::default();
+    let (sink, error_sink) = (messages.clone(), errors.clone());
     let handler = context.attach_diagnostic_handler(move |d| {
+        if matches!(d.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
+            error_sink.borrow_mut().push(d.to_string());
+        }
         sink.borrow_mut().push(d.to_string());
         true
     });
+    // The reason of a failure: its first error (remarks may come before it).
+    let reason = |fallback: &str| {
+        errors.borrow().first().or(messages.borrow().first()).cloned().unwrap_or_else(|| fallback.into())
+    };
     let pm = PassManager::new(context);
     let result = match parse_pass_pipeline(pm.as_operation_pass_manager(), pipeline) {
         Err(e) => Err(format!("the pipeline does not parse: {e}")),
         Ok(()) => match pm.run(module) {
-            Err(_) => Err(messages.borrow().first().cloned().unwrap_or_else(|| "a pass failed".into())),
-            Ok(()) if !module.as_operation().verify() => {
-                Err(messages.borrow().first().cloned().unwrap_or_else(|| "the lowered module does not verify".into()))
-            }
+            Err(_) => Err(reason("a pass failed")),
+            Ok(()) if !module.as_operation().verify() => Err(reason("the lowered module does not verify")),
             Ok(()) => Ok(messages.borrow().clone()),
         },
     };

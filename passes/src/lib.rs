@@ -15,6 +15,7 @@ pub mod ir;
 pub mod simplify_gathers;
 pub mod summary;
 mod test_summary;
+pub mod to_gpu;
 pub mod to_loops;
 pub mod unfuse;
 
@@ -27,6 +28,7 @@ pub fn register_all_passes() {
         bridge::register(&fuse::DEFINITION);
         bridge::register(&simplify_gathers::DEFINITION);
         bridge::register(&to_loops::DEFINITION);
+        bridge::register(&to_gpu::DEFINITION);
         bridge::register_pipeline(&FUSION_PIPELINE);
     });
 }

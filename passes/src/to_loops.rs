@@ -86,7 +86,7 @@ use melior::{
 };
 use mlir_sys::*;
 
-mod builder;
+pub(crate) mod builder;
 mod cluster;
 mod unfused;
 

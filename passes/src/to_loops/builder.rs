@@ -15,18 +15,18 @@ use melior::{
 };
 use mlir_sys::*;
 
-pub(super) fn rank(t: MlirType) -> usize {
+pub(crate) fn rank(t: MlirType) -> usize {
     ir::rank(t).expect("array values are ranked tensors") as usize
 }
 
 /// The static extent of dimension `d` of a shaped type, if static.
-pub(super) fn static_dim(t: MlirType, d: usize) -> Option<i64> {
+pub(crate) fn static_dim(t: MlirType, d: usize) -> Option<i64> {
     // SAFETY: live shaped type with more than `d` dimensions.
     unsafe { (!mlirShapedTypeIsDynamicDim(t, d as isize)).then(|| mlirShapedTypeGetDimSize(t, d as isize)) }
 }
 
 /// The identity-layout memref type of a ranked tensor type.
-pub(super) fn memref_type(tensor: MlirType) -> MlirType {
+pub(crate) fn memref_type(tensor: MlirType) -> MlirType {
     // SAFETY: live ranked tensor type.
     unsafe {
         let r = mlirShapedTypeGetRank(tensor) as isize;
@@ -35,46 +35,46 @@ pub(super) fn memref_type(tensor: MlirType) -> MlirType {
     }
 }
 
-pub(super) fn element_type(tensor: MlirType) -> MlirType {
+pub(crate) fn element_type(tensor: MlirType) -> MlirType {
     // SAFETY: live shaped type.
     unsafe { mlirShapedTypeGetElementType(tensor) }
 }
 
-pub(super) fn v<'c>(raw: Val) -> Value<'c, 'static> {
+pub(crate) fn v<'c>(raw: Val) -> Value<'c, 'static> {
     // SAFETY: the value is live IR of the function being rewritten.
     unsafe { Value::from_raw(raw) }
 }
 
-pub(super) fn vs<'c>(raws: &[Val]) -> Vec<Value<'c, 'static>> {
+pub(crate) fn vs<'c>(raws: &[Val]) -> Vec<Value<'c, 'static>> {
     raws.iter().map(|r| v(*r)).collect()
 }
 
-pub(super) fn ty<'c>(raw: MlirType) -> Type<'c> {
+pub(crate) fn ty<'c>(raw: MlirType) -> Type<'c> {
     // SAFETY: live type of the pass's context.
     unsafe { Type::from_raw(raw) }
 }
 
 /// The typed view of `op`, an `array` op of the function being lowered (`None` for other
 /// ops). The view borrows the op: it is read while the op is live, before it is erased.
-pub(super) fn array_op<'a>(op: Op) -> Option<ArrayOp<'a, 'a>> {
+pub(crate) fn array_op<'a>(op: Op) -> Option<ArrayOp<'a, 'a>> {
     // SAFETY: `op` is a live operation of the function being rewritten.
     ArrayOp::of(unsafe { OperationRef::from_raw(op) })
 }
 
 /// The kind of `op`, if it is an `array` op.
-pub(super) fn op_kind(op: Op) -> Option<OpKind> {
+pub(crate) fn op_kind(op: Op) -> Option<OpKind> {
     OpKind::from_name(&ir::op_name(op))
 }
 
 /// The raw handles of `values`.
-pub(super) fn raws(values: &[Value]) -> Vec<Val> {
+pub(crate) fn raws(values: &[Value]) -> Vec<Val> {
     values.iter().map(|x| x.to_raw()).collect()
 }
 
 /// Moves the ops of the single block of region `index` of `op` before `anchor`, with the
 /// block's arguments replaced by `arguments`; returns the values its `array.yield`
 /// yields. The yield stays behind (it is erased with `op`).
-pub(super) fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -> Vec<Val> {
+pub(crate) fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -> Vec<Val> {
     let block = ir::first_block(ir::region(op, index));
     let formal = ir::block_arguments(block);
     assert_eq!(formal.len(), arguments.len(), "element function arity");
@@ -92,7 +92,7 @@ pub(super) fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -
 /// Whether the fold's combine may be applied in any order and grouping: from the right,
 /// or as a parallel reduction ([`array_dialect::view::combine_commutes`], the rule the
 /// fusion analysis also gives such folds their directions by).
-pub(super) fn regroupable_fold(fold: Op) -> bool {
+pub(crate) fn regroupable_fold(fold: Op) -> bool {
     matches!(array_op(fold), Some(ArrayOp::Fold { body, .. }) if array_dialect::view::combine_commutes(body))
 }
 
@@ -101,7 +101,7 @@ pub(super) fn regroupable_fold(fold: Op) -> bool {
 /// `convert-scf-to-openmp` gives integer reductions an atomic combiner (`llvm.atomicrmw`),
 /// which LLVM accepts for neither `i1` nor `index` (not yet an integer type at that point
 /// of the pipeline).
-pub(super) fn reducible_fold(fold: Op) -> bool {
+pub(crate) fn reducible_fold(fold: Op) -> bool {
     // SAFETY: live ranked tensor types of the fold's results.
     let atomic_width = |r: &Val| unsafe {
         let t = element_type(ir::value_type(*r));
@@ -115,7 +115,7 @@ pub(super) fn reducible_fold(fold: Op) -> bool {
 /// # Safety
 /// `replacements` must cover every result of `op` that has uses, and no handle to `op`
 /// or to anything nested in it may be used afterwards.
-pub(super) unsafe fn replace_and_erase(op: Op, replacements: &[Val]) {
+pub(crate) unsafe fn replace_and_erase(op: Op, replacements: &[Val]) {
     for (r, n) in ir::results(op).into_iter().zip(replacements) {
         ir::replace_uses_where(r, *n, |_| true);
     }
@@ -124,33 +124,33 @@ pub(super) unsafe fn replace_and_erase(op: Op, replacements: &[Val]) {
 }
 
 /// Builds ops of the upstream dialects before an anchor op, at one location.
-pub(super) struct Builder<'c> {
-    pub(super) context: &'c Context,
-    pub(super) location: Location<'c>,
+pub(crate) struct Builder<'c> {
+    pub(crate) context: &'c Context,
+    pub(crate) location: Location<'c>,
 }
 
 impl<'c> Builder<'c> {
     /// Inserts `op` before `anchor`; returns it.
-    pub(super) fn put(&self, anchor: Op, op: Operation<'c>) -> Op {
+    pub(crate) fn put(&self, anchor: Op, op: Operation<'c>) -> Op {
         let raw = op.into_raw();
         // SAFETY: `anchor` is live and in a block; ownership of `raw` passes to the block.
         unsafe { mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor), anchor, raw) };
         raw
     }
 
-    pub(super) fn put1(&self, anchor: Op, op: Operation<'c>) -> Val {
+    pub(crate) fn put1(&self, anchor: Op, op: Operation<'c>) -> Val {
         ir::results(self.put(anchor, op))[0]
     }
 
-    pub(super) fn op(&self, name: &str) -> OperationBuilder<'c> {
+    pub(crate) fn op(&self, name: &str) -> OperationBuilder<'c> {
         OperationBuilder::new(name, self.location)
     }
 
-    pub(super) fn index(&self) -> Type<'c> {
+    pub(crate) fn index(&self) -> Type<'c> {
         Type::index(self.context)
     }
 
-    pub(super) fn constant_index(&self, anchor: Op, value: i64) -> Val {
+    pub(crate) fn constant_index(&self, anchor: Op, value: i64) -> Val {
         self.put1(
             anchor,
             arith::constant(self.context, IntegerAttribute::new(self.index(), value).into(), self.location),
@@ -158,7 +158,7 @@ impl<'c> Builder<'c> {
     }
 
     /// The extent of dimension `d` of tensor `x`: a constant when static, else `tensor.dim`.
-    pub(super) fn dim_of(&self, anchor: Op, x: Val, d: usize) -> Val {
+    pub(crate) fn dim_of(&self, anchor: Op, x: Val, d: usize) -> Val {
         if let Some(s) = static_dim(ir::value_type(x), d) {
             return self.constant_index(anchor, s);
         }
@@ -180,7 +180,7 @@ impl<'c> Builder<'c> {
 
     /// The extents of the index space of `shape_type`'s rank: static extents from any of
     /// `types` (all of that shape), otherwise `tensor.dim` of `source`.
-    pub(super) fn extents(&self, anchor: Op, types: &[MlirType], source: Val) -> Vec<Val> {
+    pub(crate) fn extents(&self, anchor: Op, types: &[MlirType], source: Val) -> Vec<Val> {
         let r = rank(ir::value_type(source));
         (0..r)
             .map(|d| match types.iter().find_map(|t| static_dim(*t, d)) {
@@ -190,7 +190,7 @@ impl<'c> Builder<'c> {
             .collect()
     }
 
-    pub(super) fn to_buffer(&self, anchor: Op, tensor: Val) -> Val {
+    pub(crate) fn to_buffer(&self, anchor: Op, tensor: Val) -> Val {
         let t = memref_type(ir::value_type(tensor));
         self.put1(
             anchor,
@@ -205,7 +205,7 @@ impl<'c> Builder<'c> {
     /// `memref.alloc` of the buffer of a tensor of type `tensor`, with the dynamic sizes
     /// taken from `extents` (built generically: melior's `memref::alloc` names the segment
     /// sizes `operand_segment_sizes`, which MLIR 22 does not read).
-    pub(super) fn alloc(&self, anchor: Op, tensor: MlirType, extents: &[Val]) -> Val {
+    pub(crate) fn alloc(&self, anchor: Op, tensor: MlirType, extents: &[Val]) -> Val {
         let dynamic: Vec<Val> =
             (0..rank(tensor)).filter(|d| static_dim(tensor, *d).is_none()).map(|d| extents[d]).collect();
         self.put1(
@@ -222,7 +222,7 @@ impl<'c> Builder<'c> {
         )
     }
 
-    pub(super) fn to_tensor(&self, anchor: Op, memref: Val, tensor: MlirType) -> Val {
+    pub(crate) fn to_tensor(&self, anchor: Op, memref: Val, tensor: MlirType) -> Val {
         let unit: Attribute = Attribute::unit(self.context);
         self.put1(
             anchor,
@@ -238,16 +238,16 @@ impl<'c> Builder<'c> {
         )
     }
 
-    pub(super) fn load(&self, anchor: Op, memref: Val, indices: &[Val]) -> Val {
+    pub(crate) fn load(&self, anchor: Op, memref: Val, indices: &[Val]) -> Val {
         // The result type is inferred: the memref's element type.
         self.put1(anchor, memref::load(v(memref), &vs(indices), self.location))
     }
 
-    pub(super) fn store(&self, anchor: Op, value: Val, memref: Val, indices: &[Val]) {
+    pub(crate) fn store(&self, anchor: Op, value: Val, memref: Val, indices: &[Val]) {
         self.put(anchor, memref::store(v(value), v(memref), &vs(indices), self.location));
     }
 
-    pub(super) fn index_cast(&self, anchor: Op, value: Val) -> Val {
+    pub(crate) fn index_cast(&self, anchor: Op, value: Val) -> Val {
         // SAFETY: live type.
         if unsafe { mlirTypeIsAIndex(ir::value_type(value)) } {
             return value;
@@ -256,7 +256,7 @@ impl<'c> Builder<'c> {
     }
 
     /// `memref.copy` of `source` into `target`, before `anchor`.
-    pub(super) fn copy(&self, anchor: Op, source: Val, target: Val) {
+    pub(crate) fn copy(&self, anchor: Op, source: Val, target: Val) {
         self.put(
             anchor,
             self.op("memref.copy").add_operands(&[v(source), v(target)]).build().expect("valid memref.copy"),
@@ -267,7 +267,7 @@ impl<'c> Builder<'c> {
     /// induction variables and the body's terminator (`scf.reduce`), before which the
     /// body goes. With no extents (rank 0) no loop is made: the body goes before
     /// `anchor`.
-    pub(super) fn parallel(&self, anchor: Op, extents: &[Val]) -> (Vec<Val>, Op) {
+    pub(crate) fn parallel(&self, anchor: Op, extents: &[Val]) -> (Vec<Val>, Op) {
         if extents.is_empty() {
             return (vec![], anchor);
         }
@@ -278,7 +278,7 @@ impl<'c> Builder<'c> {
     /// `scf.parallel` from 0 to `extent` reducing into `inits` (one result each), before
     /// `anchor`; returns the op, the induction variable and the body's terminator, a
     /// placeholder `scf.reduce` that [`Builder::finish_reduction`] replaces.
-    pub(super) fn parallel_reduction(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Op) {
+    pub(crate) fn parallel_reduction(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Op) {
         let (loop_op, ivs, placeholder) = self.parallel_loop(anchor, &[extent], inits);
         (loop_op, ivs[0], placeholder)
     }
@@ -320,7 +320,7 @@ impl<'c> Builder<'c> {
     /// Replaces the placeholder terminator of a [`Builder::parallel_reduction`] by
     /// `scf.reduce(values)`, whose region `k` combines two partial values of result `k`
     /// with `combine(k, lhs, rhs, anchor)` (ops inserted before `anchor`).
-    pub(super) fn finish_reduction(
+    pub(crate) fn finish_reduction(
         &self,
         placeholder: Op,
         values: &[Val],
@@ -356,7 +356,7 @@ impl<'c> Builder<'c> {
     /// The combine of `fold` (one associative, commutative op: [`regroupable_fold`])
     /// applied to two partial values of its reduction, before `anchor`. Minimum and maximum are written as
     /// compare-and-select, the form `convert-scf-to-openmp` recognises as a reduction.
-    pub(super) fn reduction_combine(&self, fold: Op, lhs: Val, rhs: Val, anchor: Op) -> Val {
+    pub(crate) fn reduction_combine(&self, fold: Op, lhs: Val, rhs: Val, anchor: Op) -> Val {
         let combine = ir::block_ops(ir::first_block(ir::region(fold, 0)))[0];
         let predicate = match ir::op_name(combine).as_str() {
             "arith.maxsi" => Some(CmpiPredicate::Sgt),
@@ -378,9 +378,14 @@ impl<'c> Builder<'c> {
     /// melior's `scf::for` has no `iter_args`); returns the op,
     /// the induction variable, the accumulators and the body's `scf.yield` (without
     /// operands yet).
-    pub(super) fn for_loop(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Vec<Val>, Op) {
+    pub(crate) fn for_loop(&self, anchor: Op, extent: Val, inits: &[Val]) -> (Op, Val, Vec<Val>, Op) {
         let zero = self.constant_index(anchor, 0);
         let one = self.constant_index(anchor, 1);
+        self.for_range(anchor, [zero, extent, one], inits)
+    }
+
+    /// [`Builder::for_loop`] over `lower..upper` by `step` (`bounds`, in that order).
+    pub(crate) fn for_range(&self, anchor: Op, bounds: [Val; 3], inits: &[Val]) -> (Op, Val, Vec<Val>, Op) {
         let types: Vec<Type> = inits.iter().map(|i| ty(ir::value_type(*i))).collect();
         let mut arguments = vec![(self.index(), self.location)];
         arguments.extend(types.iter().map(|t| (*t, self.location)));
@@ -388,7 +393,7 @@ impl<'c> Builder<'c> {
         block.append_operation(scf::r#yield(&[], self.location));
         let region = Region::new();
         region.append_block(block);
-        let mut operands = vec![zero, extent, one];
+        let mut operands = bounds.to_vec();
         operands.extend_from_slice(inits);
         let loop_op = self.put(
             anchor,
@@ -406,7 +411,7 @@ impl<'c> Builder<'c> {
 
     /// The binary `arith` op `build` (`arith::addi`, …) of `lhs` and `rhs`, before
     /// `anchor`; its result (of the operands' type).
-    pub(super) fn binary(
+    pub(crate) fn binary(
         &self,
         anchor: Op,
         build: impl FnOnce(Value<'c, 'static>, Value<'c, 'static>, Location<'c>) -> Operation<'c>,
@@ -420,7 +425,7 @@ impl<'c> Builder<'c> {
     /// `0 <= at[d] < extents[d]` for every dimension (one unsigned comparison each, so a
     /// negative index fails too); returns the `then` block's terminator, before which the
     /// guarded code goes. With no condition at all (rank 0, no flag) it returns `anchor`.
-    pub(super) fn guard(&self, anchor: Op, at: &[Val], extents: &[Val], keep: Option<Val>) -> Op {
+    pub(crate) fn guard(&self, anchor: Op, at: &[Val], extents: &[Val], keep: Option<Val>) -> Op {
         let mut condition: Option<Val> = keep;
         for (i, extent) in at.iter().zip(extents) {
             let c = self.put1(anchor, arith::cmpi(self.context, CmpiPredicate::Ult, v(*i), v(*extent), self.location));
@@ -440,7 +445,7 @@ impl<'c> Builder<'c> {
 
     /// `scf.if %condition` with results of `types` and both branches, before `anchor`;
     /// returns the op and the two branches' `scf.yield`s (without operands yet).
-    pub(super) fn if_else(&self, anchor: Op, condition: Val, types: &[Type<'c>]) -> (Op, Op, Op) {
+    pub(crate) fn if_else(&self, anchor: Op, condition: Val, types: &[Type<'c>]) -> (Op, Op, Op) {
         let branch = || {
             let block = Block::new(&[]);
             block.append_operation(scf::r#yield(&[], self.location));
@@ -456,7 +461,7 @@ impl<'c> Builder<'c> {
 
     /// The first `length` elements of the vector buffer `buffer`, as a buffer of
     /// identity layout (`memref.reinterpret_cast` at offset 0, stride 1).
-    pub(super) fn prefix(&self, anchor: Op, buffer: Val, length: Val) -> Val {
+    pub(crate) fn prefix(&self, anchor: Op, buffer: Val, length: Val) -> Val {
         let t = ir::value_type(buffer);
         let i64s = |values: &[i64]| -> Attribute<'c> {
             // SAFETY: building an attribute of the pass's context.

@@ -3,7 +3,7 @@
 // fuse-opt behaves exactly like mlir-opt (same flags, diagnostics, exit codes,
 // --split-input-file, --verify-diagnostics, --mlir-print-ir-after-all, pass
 // pipelines), because it *is* MLIR's driver: this file registers every upstream
-// dialect, extension and pass, adds the dialects and passes handed over from Rust,
+// dialect, extension, pass and GPU-to-LLVM-IR translation, adds the dialects and passes handed over from Rust,
 // and calls MlirOptMain.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +14,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -30,6 +31,8 @@ extern "C" int fuseOptMain(int argc, char **argv, const char *version,
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // As mlir-opt: gpu-module-to-binary translates gpu.modules to LLVM IR (PTX, AMDGPU).
+  mlir::registerAllGPUToLLVMIRTranslations(registry);
   for (int i = 0; i < numDialects; ++i)
     mlirDialectHandleInsertDialect(dialects[i], wrap(&registry));
   mlir::registerAllPasses();

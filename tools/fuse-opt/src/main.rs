@@ -190,12 +190,21 @@ fn take_emit_flag(args: &mut Vec<std::ffi::OsString>) -> Result<Option<Clusterin
 }
 
 mod aot;
+mod gpu;
 mod runner;
 
 fn main() {
     let mut os_args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     match runner::take_run_flags(&mut os_args) {
         Ok(Some(options)) => std::process::exit(runner::run(&options)),
+        Ok(None) => {}
+        Err(message) => {
+            eprintln!("fuse-opt: error: {message}");
+            std::process::exit(1);
+        }
+    }
+    match gpu::take_gpu_flags(&mut os_args) {
+        Ok(Some(options)) => std::process::exit(gpu::emit(&options)),
         Ok(None) => {}
         Err(message) => {
             eprintln!("fuse-opt: error: {message}");
