@@ -4,8 +4,10 @@
 #   * the SCIP 10.0.2 runtime taken from the pyscipopt==6.3.0 wheel, into .deps/scip
 #     (skipped when SCIP_LIB_DIR names another SCIP 10 library folder);
 #   * libMLIR-C.so, the MLIR C API as one shared library (Debian ships only static
-#     archives of it), into .deps/mlir-c, so that every binary links MLIR dynamically.
-# Overrides: LLVM_PREFIX (default /usr/lib/llvm-22), SCIP_LIB_DIR.
+#     archives of it), into .deps/mlir-c, so that every binary links MLIR dynamically;
+#   * NVIDIA's ptxas and libdevice from the nvidia-cuda-nvcc-cu12==12.9.86 wheel, into
+#     .deps/cuda (skipped when FUSION_CUDA_DIR names another CUDA directory).
+# Overrides: LLVM_PREFIX (default /usr/lib/llvm-22), SCIP_LIB_DIR, FUSION_CUDA_DIR.
 # What each step installs and why: README, "The two commands".
 set -euo pipefail
 
@@ -81,6 +83,24 @@ else
     LIB="$(cd "$SCIP_DIR" && ls libscip-*.so.10.0 | head -n1)"
     [ -n "$LIB" ] || { log "no libscip-*.so.10.0 in the wheel"; exit 1; }
     ln -sf "$LIB" "$SCIP_DIR/libscip.so"
+  fi
+fi
+# --- 4. NVIDIA's PTX assembler and libdevice (the GPU path; no GPU or driver needed) ------
+# From the nvidia-cuda-nvcc-cu12==12.9.86 wheel, into .deps/cuda: bin/ptxas (assembles the
+# generated PTX in the tests) and nvvm/libdevice/libdevice.10.bc (math functions linked
+# into kernels). FUSION_CUDA_DIR names another CUDA directory instead.
+if [ -z "${FUSION_CUDA_DIR:-}" ]; then
+  CUDA_DIR="$DEPS/cuda"
+  if [ ! -x "$CUDA_DIR/bin/ptxas" ] || [ ! -f "$CUDA_DIR/nvvm/libdevice/libdevice.10.bc" ]; then
+    log "fetching ptxas and libdevice from the nvidia-cuda-nvcc-cu12==12.9.86 wheel"
+    WHEELS="$DEPS/wheels"; mkdir -p "$WHEELS"
+    python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.11 \
+      --implementation cp --platform manylinux2014_x86_64 -d "$WHEELS" nvidia-cuda-nvcc-cu12==12.9.86
+    TMP="$(mktemp -d)"
+    unzip -q -o "$WHEELS"/nvidia_cuda_nvcc_cu12-12.9.86-*.whl 'nvidia/cuda_nvcc/bin/ptxas' \
+      'nvidia/cuda_nvcc/nvvm/libdevice/*' -d "$TMP"
+    mkdir -p "$CUDA_DIR"; cp -a "$TMP"/nvidia/cuda_nvcc/. "$CUDA_DIR/"; rm -rf "$TMP"
+    chmod +x "$CUDA_DIR/bin/ptxas"   # zip archives do not keep the run bit
   fi
 fi
 log "toolchain ready (LLVM_PREFIX=$LLVM_PREFIX)"

@@ -153,6 +153,7 @@ pub fn compile_gpu(
     variant: Variant,
     target: &GpuTarget,
 ) -> Result<GpuProgram, String> {
+    fusion_passes::register_all_passes();
     let mut remarks = run_pipeline_with_diagnostics(
         context,
         module,

@@ -7,6 +7,7 @@ mod differential;
 mod embedding;
 mod examples;
 mod fuse_roundtrip;
+mod gpu;
 mod graphs;
 mod loading;
 mod lowering;

@@ -1,0 +1,114 @@
+// GPU kernels (array-gpu-kernels): after array-to-loops and bufferization, every loop
+// nest becomes one kernel, so every cluster of the fusion analysis is one gpu.func: a
+// parallel nest a grid-stride kernel over its linearised iteration space; a parallel
+// reduction two kernels (block partials through gpu.all_reduce, then one block combining
+// them with the fold's initial value); a sequential nest (here a scan) one GPU thread,
+// reported by a remark. The PTX of these kernels is assembled by ptxas in
+// tests/src/gpu.rs.
+//
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-gpu-kernels), gpu-kernel-outlining)' 2>/dev/null | FileCheck %s
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-gpu-kernels))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: fuse-opt %s --emit-gpu=%t --gpu-target=nvptx:sm_90 2>&1 | FileCheck %s --check-prefix=EMIT
+// RUN: FileCheck %s --check-prefix=PTX < %t/sum_and_max_kernel.ptx
+// RUN: not fuse-opt %s --emit-gpu=%t --gpu-target=nvptx:90 2>&1 | FileCheck %s --check-prefix=BAD
+
+// REMARK: remark: array-gpu-kernels: 2 parallel kernels, 0 reductions (two kernels each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels, 1 reductions (two kernels each), 0 one-thread kernels
+// REMARK: kernels.mlir:{{[0-9]+}}:8: remark: array-gpu-kernels: 'scf.for' runs as one GPU thread (sequential form)
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels, 0 reductions (two kernels each), 1 one-thread kernels
+
+// EMIT: fuse-opt: wrote {{.*}}sum_and_max_kernel.ptx
+// EMIT: fuse-opt: wrote {{.*}}host.mlir (5 kernels for nvptx:sm_90)
+// PTX: .target sm_90
+// PTX: .entry sum_and_max_kernel(
+// PTX: shfl.sync.bfly.b32
+// BAD: fuse-opt: error: unknown GPU target 'nvptx:90'
+
+// Two clusters, two kernels: exp and the row sums (each thread a row, the row's sum
+// sequential in it), then the division.
+// CHECK-LABEL: func.func @softmax_rows(
+// CHECK:         gpu.launch_func @softmax_rows_kernel::@softmax_rows_kernel blocks in (%[[G:.*]], %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%[[G]] : index
+// CHECK:         gpu.launch_func @softmax_rows_kernel_0::@softmax_rows_kernel
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         return
+// CHECK-LABEL: gpu.module @softmax_rows_kernel {
+// CHECK:         gpu.func @softmax_rows_kernel({{.*}}) kernel attributes {known_block_size = array<i32: 256, 1, 1>}
+// CHECK:           scf.for %[[ROW:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             scf.for {{.*}} iter_args({{.*}}) -> (f64) {
+// CHECK:               math.exp
+// CHECK:         gpu.return
+// CHECK-LABEL: gpu.module @softmax_rows_kernel_0 {
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        arith.remui %[[K]]
+// CHECK-NEXT:        arith.divui %[[K]]
+// CHECK:             arith.divf
+
+// Both folds in one cluster: one reduction, two kernels; the host reads the results.
+// CHECK-LABEL: func.func @sum_and_max(
+// CHECK:         gpu.launch_func @sum_and_max_kernel::@sum_and_max_kernel blocks in
+// CHECK:         gpu.launch_func @sum_and_max_kernel_1::@sum_and_max_kernel blocks in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}}) threads in (%c256
+// CHECK:         memref.load
+// CHECK:         memref.load
+// CHECK-LABEL: gpu.module @sum_and_max_kernel {
+// CHECK:           scf.for {{.*}} iter_args({{.*}}) -> (i32, i32) {
+// CHECK:           gpu.all_reduce
+// CHECK:             arith.addi
+// CHECK:           gpu.all_reduce
+// CHECK:             arith.maxsi
+// CHECK:           arith.cmpi eq, %thread_id_x
+// CHECK-LABEL: gpu.module @sum_and_max_kernel_1 {
+// CHECK:           gpu.all_reduce
+// CHECK:           gpu.all_reduce
+
+// The scan: one thread.
+// CHECK-LABEL: func.func @prefix_sums(
+// CHECK:         gpu.launch_func @prefix_sums_kernel::@prefix_sums_kernel blocks in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}}) threads in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}})
+
+func.func @softmax_rows(%m: tensor<?x?xf64>) -> tensor<?x?xf64> {
+  %zero = arith.constant 0.0 : f64
+  %e = array.map %m : tensor<?x?xf64> -> tensor<?x?xf64> {
+  ^bb0(%x: f64):
+    %y = math.exp %x : f64
+    array.yield %y : f64
+  }
+  %s = array.fold %e init(%zero : f64) : tensor<?x?xf64> -> tensor<?xf64> {
+  ^bb0(%acc: f64, %x: f64):
+    %t = arith.addf %acc, %x fastmath<reassoc> : f64
+    array.yield %t : f64
+  }
+  %n:2 = array.size %m : tensor<?x?xf64>
+  %r = array.generate (%n#0, %n#1) : tensor<?x?xf64> {
+  ^bb0(%i: index, %j: index):
+    %x = array.index %e[%i, %j] : tensor<?x?xf64>
+    %d = array.index %s[%i] : tensor<?xf64>
+    %q = arith.divf %x, %d : f64
+    array.yield %q : f64
+  }
+  return %r : tensor<?x?xf64>
+}
+
+func.func @sum_and_max(%xs: tensor<?xi32>) -> (tensor<i32>, tensor<i32>) {
+  %zero = arith.constant 0 : i32
+  %low = arith.constant -2147483648 : i32
+  %sum = array.fold %xs init(%zero : i32) : tensor<?xi32> -> tensor<i32> {
+  ^bb0(%acc: i32, %x: i32):
+    %t = arith.addi %acc, %x : i32
+    array.yield %t : i32
+  }
+  %max = array.fold %xs init(%low : i32) : tensor<?xi32> -> tensor<i32> {
+  ^bb0(%acc: i32, %x: i32):
+    %t = arith.maxsi %acc, %x : i32
+    array.yield %t : i32
+  }
+  return %sum, %max : tensor<i32>, tensor<i32>
+}
+
+func.func @prefix_sums(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %zero = arith.constant 0 : i64
+  %p = array.scan left inclusive %xs init(%zero : i64) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.addi %acc, %x : i64
+    array.yield %t : i64
+  }
+  return %p : tensor<?xi64>
+}
