@@ -24,6 +24,11 @@ pub enum Threads {
     /// `scf.parallel` loops become OpenMP work-sharing loops (`omp.parallel` + `omp.wsloop`);
     /// the compiled code calls the OpenMP runtime (`libomp`, `OMP_NUM_THREADS` threads).
     OpenMp,
+    /// The loop nests made GPU kernels (`array-gpu-kernels`, as for a GPU target) and the
+    /// kernels emulated on the CPU (`array-gpu-emulate`: blocks and threads as loops,
+    /// every thread finishing each segment between block-wide operations before the next
+    /// starts), so the kernels' index arithmetic and reductions are checked without a GPU.
+    GpuEmulated,
 }
 
 /// After `array-to-loops`, down to the LLVM dialect (as verified in tests/src/lowering.rs).
@@ -36,6 +41,7 @@ pub fn to_llvm(threads: Threads) -> String {
     let (scf_to_openmp, memref_first, openmp_to_llvm) = match threads {
         Threads::Sequential => ("", false, ""),
         Threads::OpenMp => ("convert-scf-to-openmp, ", true, "convert-openmp-to-llvm, "),
+        Threads::GpuEmulated => ("func.func(array-gpu-kernels, array-gpu-emulate), ", false, ""),
     };
     let memref = "expand-strided-metadata, finalize-memref-to-llvm, ";
     let (memref_before, memref_after) = if memref_first { (memref, "") } else { ("", memref) };

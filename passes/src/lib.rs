@@ -29,6 +29,7 @@ pub fn register_all_passes() {
         bridge::register(&simplify_gathers::DEFINITION);
         bridge::register(&to_loops::DEFINITION);
         bridge::register(&to_gpu::DEFINITION);
+        bridge::register(&to_gpu::emulate::DEFINITION);
         bridge::register_pipeline(&FUSION_PIPELINE);
     });
 }

@@ -48,6 +48,8 @@
 //!
 //! A summary remark per function counts the kernels of each kind.
 
+pub mod emulate;
+
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_remark};
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::{Builder, ty, v, vs};

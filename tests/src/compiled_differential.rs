@@ -98,6 +98,31 @@ proptest! {
     }
 }
 
+/// Programs per run of the GPU property: 40 in `make test`;
+/// `FUSION_DIFFERENTIAL_GPU_CASES=N` for more.
+fn gpu_cases() -> u32 {
+    std::env::var("FUSION_DIFFERENTIAL_GPU_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(40)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: gpu_cases(), failure_persistence: None, ..ProptestConfig::default() })]
+    /// The same with every loop nest a GPU kernel (`array-gpu-kernels`: grid-stride
+    /// kernels, two-kernel block reductions, one-thread sequential nests), the kernels
+    /// emulated on the CPU block by block and thread by thread (`array-gpu-emulate`).
+    /// Sizes up to 600 give up to three blocks of 256 threads, so the reductions'
+    /// partials of several blocks are combined.
+    #[test]
+    fn random_programs_agree_as_emulated_gpu_kernels(
+        program_seed in any::<u64>(),
+        ops in 3usize..16,
+        input_seed in any::<u64>(),
+        size in 0usize..600,
+    ) {
+        let source = crate::fuse_roundtrip::random_program(program_seed, ops);
+        assert_all_match_with(&source, input_seed, size, Threads::GpuEmulated);
+    }
+}
+
 /// The property above is not vacuous: on a fixed set of programs, most runs are compiled
 /// and compared (none is skipped for want of a lowering).
 #[test]

@@ -4,7 +4,9 @@
 //! large ones) and the times. With `--check`, the interpreter's results are compared with
 //! the fused program under the interpreter, the compiled unfused and the compiled fused
 //! program (`fusion_codegen::check`): one line per function says `match`, or gives the
-//! first difference and the exit code is 1.
+//! first difference and the exit code is 1. `--openmp` runs the compiled programs' parallel
+//! loops on OpenMP threads; `--gpu-sim` compiles them as GPU kernels (one per loop nest,
+//! `array-gpu-kernels`) and emulates the kernels on the CPU (`array-gpu-emulate`).
 //!
 //! Inputs (`fusion_codegen::inputs`), first that applies:
 //! * `--input=FILE.npy`, once per argument in order (a scalar is a 0-d array); only with
@@ -39,6 +41,9 @@ pub struct RunOptions {
     pub output_dir: Option<PathBuf>,
     /// `--openmp`: compiled code runs its parallel loops on the OpenMP runtime.
     pub openmp: bool,
+    /// `--gpu-sim`: the compiled programs are the GPU kernels (`array-gpu-kernels`),
+    /// emulated on the CPU (`array-gpu-emulate`).
+    pub gpu_sim: bool,
 }
 
 /// Takes the runner's flags out of `args`; `None` without `--run`.
@@ -53,6 +58,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         inputs: vec![],
         output_dir: None,
         openmp: false,
+        gpu_sim: false,
     };
     // `--openmp` belongs to the runner only with `--run` (else to the AOT output).
     let running = args.iter().any(|a| a == "--run" || a == "-run");
@@ -73,6 +79,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
             ("input", v) if !v.is_empty() => options.inputs.push(v.into()),
             ("output-dir", v) if !v.is_empty() => options.output_dir = Some(v.into()),
             ("openmp", "") if running => options.openmp = true,
+            ("gpu-sim", "") => options.gpu_sim = true,
             _ => {
                 rest.push(a);
                 continue;
@@ -88,6 +95,9 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         }
         *args = rest;
         return Ok(None);
+    }
+    if options.openmp && options.gpu_sim {
+        return Err("--openmp and --gpu-sim exclude each other (the emulated kernels run on one thread)".into());
     }
     let files: Vec<String> = rest.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
     match files.as_slice() {
@@ -186,14 +196,21 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
         None
     };
     let fused_interpreter = fused.as_ref().map(Interpreter::new);
-    let threads = if options.openmp { Threads::OpenMp } else { Threads::Sequential };
+    let threads = match (options.openmp, options.gpu_sim) {
+        (true, _) => Threads::OpenMp,
+        (_, true) => Threads::GpuEmulated,
+        _ => Threads::Sequential,
+    };
     let mut unfused_jit = FileJit::new(path, Variant::Unfused).with_threads(threads);
     let mut fused_jit = FileJit::new(path, Variant::Fused).with_threads(threads);
     let mut failed = false;
     for f in &functions {
         let inputs = choose_inputs(options, f);
         let args = inputs.args(f, options)?;
-        let note = inputs.note();
+        let mut note = inputs.note();
+        if options.gpu_sim {
+            note.push_str(" [compiled = GPU kernels, emulated on the CPU]");
+        }
         let results = if options.check {
             let outcome =
                 check_function(f, &args, &interpreter, fused_interpreter.as_ref(), &mut unfused_jit, &mut fused_jit);
