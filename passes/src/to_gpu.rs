@@ -270,7 +270,7 @@ struct Launch {
 /// `gpu.launch` of `grid` blocks of `block` threads (x only), before `anchor`.
 fn launch(b: &Builder, anchor: Op, grid: Val, block: Val) -> Launch {
     let one = b.constant_index(anchor, 1);
-    let body = Block::new(&vec![(b.index(), b.location); 12]);
+    let body = Block::new(&[(b.index(), b.location); 12]);
     body.append_operation(b.op("gpu.terminator").build().expect("valid gpu.terminator"));
     let region = Region::new();
     region.append_block(body);

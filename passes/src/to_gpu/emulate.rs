@@ -68,7 +68,8 @@ fn emulate(b: &Builder, launch: Op) -> Result<(), (Op, String)> {
         return Err((launch, "workgroup memory attributions are not emulated".into()));
     }
     let ops = ir::block_ops(body);
-    let (terminator, ops) = ops.split_last().expect("a launch body ends in gpu.terminator");
+    // The gpu.terminator stays behind and goes with the launch.
+    let (_, ops) = ops.split_last().expect("a launch body ends in gpu.terminator");
     for op in ops {
         let nested = collect(*op, |o| !ir::same_op(o, *op) && BLOCK_WIDE.contains(&ir::op_name(o).as_str()));
         if let Some(inner) = nested.first() {
@@ -126,20 +127,15 @@ fn emulate(b: &Builder, launch: Op) -> Result<(), (Op, String)> {
                 }
                 let buffer = per_thread_buffer(b, block_loop, ir::value_type(value), block);
                 b.store(thread_end, value, buffer, &[thread_id]);
-                for (j, (later, later_id, _)) in thread_loops.iter().enumerate().skip(k + 1) {
-                    if ir::uses(value).iter().any(|(user, _)| ir::is_within(*user, *later)) {
-                        let first = ir::block_ops(ir::first_block(ir::region(*later, 0)))[0];
-                        let reloaded = b.load(first, buffer, &[*later_id]);
-                        let later = *later;
+                for &(later, later_id, _) in thread_loops.iter().skip(k + 1) {
+                    if ir::uses(value).iter().any(|(user, _)| ir::is_within(*user, later)) {
+                        let first = ir::block_ops(ir::first_block(ir::region(later, 0)))[0];
+                        let reloaded = b.load(first, buffer, &[later_id]);
                         ir::replace_uses_where(value, reloaded, |user| ir::is_within(user, later));
                     }
-                    let _ = j;
                 }
                 spilled.push((value, buffer));
-                b.put(
-                    next(block_loop),
-                    b.op("memref.dealloc").add_operands(&[super::v(buffer)]).build().expect("valid"),
-                );
+                super::dealloc(b, super::next_op(block_loop), buffer);
             }
         }
     }
@@ -152,7 +148,6 @@ fn emulate(b: &Builder, launch: Op) -> Result<(), (Op, String)> {
             unsafe { ir::erase(*split) };
         }
     }
-    let _ = terminator;
     // SAFETY: the launch has no results and its body's ops and arguments are no longer used.
     unsafe { ir::erase(launch) };
     Ok(())
@@ -196,8 +191,4 @@ fn combine_in_thread_order(b: &Builder, reduce: Op, spilled: &[(Val, Val)], bloc
     // SAFETY: the result is replaced; the region's ops were moved out.
     unsafe { crate::to_loops::builder::replace_and_erase(reduce, &[result]) };
     Ok(())
-}
-
-fn next(op: Op) -> Op {
-    super::next_op(op)
 }
