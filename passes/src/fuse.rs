@@ -43,17 +43,11 @@ fn run(_: &melior::Context, function: OperationRef, _: &PassOptions) -> Result<(
 /// Every block nested in `op` (its regions, recursively), outermost first.
 pub(crate) fn blocks_under(op: Op) -> Vec<MlirBlock> {
     let mut out = Vec::new();
-    // SAFETY: live op; only reads structure.
-    unsafe {
-        for r in 0..mlir_sys::mlirOperationGetNumRegions(op) {
-            let region = ir::region(op, r);
-            let mut block = mlir_sys::mlirRegionGetFirstBlock(region);
-            while !block.ptr.is_null() {
-                out.push(block);
-                for inner in ir::block_ops(block) {
-                    out.extend(blocks_under(inner));
-                }
-                block = mlir_sys::mlirBlockGetNextInRegion(block);
+    for r in 0..ir::region_count(op) {
+        for block in ir::region_blocks(ir::region(op, r as isize)) {
+            out.push(block);
+            for inner in ir::block_ops(block) {
+                out.extend(blocks_under(inner));
             }
         }
     }

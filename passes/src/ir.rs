@@ -124,6 +124,31 @@ pub fn region(op: Op, index: isize) -> MlirRegion {
     unsafe { mlirOperationGetRegion(op, index) }
 }
 
+pub fn region_count(op: Op) -> usize {
+    // SAFETY: live op.
+    unsafe { mlirOperationGetNumRegions(op) as usize }
+}
+
+/// The blocks of a region, in order.
+pub fn region_blocks(region: MlirRegion) -> Vec<MlirBlock> {
+    let mut out = Vec::new();
+    // SAFETY: live region; the list is read before any change.
+    unsafe {
+        let mut block = mlirRegionGetFirstBlock(region);
+        while !block.ptr.is_null() {
+            out.push(block);
+            block = mlirBlockGetNextInRegion(block);
+        }
+    }
+    out
+}
+
+/// The op after `op` in its block (`op` must not be the block's last op).
+pub fn next_in_block(op: Op) -> Op {
+    // SAFETY: live op with a successor.
+    unsafe { mlirOperationGetNextInBlock(op) }
+}
+
 pub fn first_block(region: MlirRegion) -> MlirBlock {
     // SAFETY: live region.
     unsafe { mlirRegionGetFirstBlock(region) }

@@ -168,7 +168,7 @@ fn classify(op: Op) -> Placement {
     // Calls stay on the host (the callee is converted by itself and may launch kernels),
     // so control flow around them does too.
     let hosts_kernels = |o: Op| !ir::same_op(o, op) && matches!(ir::op_name(o).as_str(), "scf.parallel" | "func.call");
-    if region_count(op) > 0 && !collect(op, hosts_kernels).is_empty() {
+    if ir::region_count(op) > 0 && !collect(op, hosts_kernels).is_empty() {
         return Placement::HostControl;
     }
     // A load or store of one element at the top level stays on the host: the buffers
@@ -206,8 +206,8 @@ fn convert_block(context: &Context, block: MlirBlock, shape: Shape, counts: &mut
         match classify(op) {
             Placement::Host => {}
             Placement::HostControl => {
-                for r in 0..region_count(op) {
-                    for inner in blocks(ir::region(op, r as isize)) {
+                for r in 0..ir::region_count(op) {
+                    for inner in ir::region_blocks(ir::region(op, r as isize)) {
                         convert_block(context, inner, shape, counts);
                     }
                 }
@@ -494,7 +494,7 @@ fn one_thread_kernel(b: &Builder, op: Op) {
     for (r, buffer) in results.iter().zip(&buffers) {
         b.store(l.end, *r, *buffer, &[]);
     }
-    let after = next_op(l.op);
+    let after = ir::next_in_block(l.op);
     for (r, buffer) in results.iter().zip(&buffers) {
         let loaded = b.load(after, *buffer, &[]);
         let launch_op = l.op;
@@ -658,7 +658,7 @@ impl Combiner {
 /// `None` when one is not a known combine ([`Combiner`]).
 fn reduction_combiners(op: Op) -> Option<Vec<Combiner>> {
     let reduce = ir::terminator(ir::first_block(ir::region(op, 0)));
-    (0..region_count(reduce)).map(|k| recognise(ir::first_block(ir::region(reduce, k as isize)))).collect()
+    (0..ir::region_count(reduce)).map(|k| recognise(ir::first_block(ir::region(reduce, k as isize)))).collect()
 }
 
 /// The combine of one `scf.reduce` region: one known op on its two arguments (either
@@ -763,31 +763,6 @@ fn scalar(t: MlirType) -> bool {
             || mlirTypeIsAComplex(t)
             || mlirTypeIsAVector(t)
     }
-}
-
-fn region_count(op: Op) -> usize {
-    // SAFETY: live op.
-    unsafe { mlirOperationGetNumRegions(op) as usize }
-}
-
-/// The blocks of a region, in order.
-fn blocks(region: MlirRegion) -> Vec<MlirBlock> {
-    let mut out = Vec::new();
-    // SAFETY: live region; blocks are read before any change.
-    unsafe {
-        let mut block = mlirRegionGetFirstBlock(region);
-        while !block.ptr.is_null() {
-            out.push(block);
-            block = mlirBlockGetNextInRegion(block);
-        }
-    }
-    out
-}
-
-/// The op after `op` in its block (a block always ends in a terminator, so a launch has one).
-fn next_op(op: Op) -> Op {
-    // SAFETY: live op that is not its block's terminator.
-    unsafe { mlirOperationGetNextInBlock(op) }
 }
 
 /// `op` and every op nested in it, in pre-order, that satisfy `keep`.

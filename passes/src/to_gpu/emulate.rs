@@ -135,7 +135,7 @@ fn emulate(b: &Builder, launch: Op) -> Result<(), (Op, String)> {
                     }
                 }
                 spilled.push((value, buffer));
-                super::dealloc(b, super::next_op(block_loop), buffer);
+                super::dealloc(b, ir::next_in_block(block_loop), buffer);
             }
         }
     }
@@ -162,7 +162,7 @@ fn per_thread_buffer(b: &Builder, anchor: Op, element: MlirType, block: Val) -> 
 /// thread order, by a loop of the region's ops; its result replaces the op's.
 fn combine_in_thread_order(b: &Builder, reduce: Op, spilled: &[(Val, Val)], block: Val) -> Result<(), (Op, String)> {
     let operand = ir::operands(reduce)[0];
-    if super::region_count(reduce) != 1 || ir::block_ops(ir::first_block(ir::region(reduce, 0))).is_empty() {
+    if ir::region_count(reduce) != 1 || ir::block_ops(ir::first_block(ir::region(reduce, 0))).is_empty() {
         return Err((reduce, "only gpu.all_reduce with a combining region is emulated".into()));
     }
     let zero = b.constant_index(reduce, 0);
