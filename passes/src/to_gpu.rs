@@ -589,23 +589,11 @@ struct Combiner {
     op: &'static str,
 }
 
-const COMBINERS: &[&str] = &[
-    "arith.addi",
-    "arith.muli",
-    "arith.andi",
-    "arith.ori",
-    "arith.xori",
-    "arith.maxsi",
-    "arith.minsi",
-    "arith.maxui",
-    "arith.minui",
-    "arith.addf",
-    "arith.mulf",
-    "arith.maximumf",
-    "arith.minimumf",
-    "arith.maxnumf",
-    "arith.minnumf",
-];
+/// The float combines the GPU forms know besides the integer ones of
+/// [`array_dialect::view::INTEGER_REGROUPABLE`] (each has an identity, see
+/// [`Combiner::identity`]).
+const FLOAT_COMBINERS: &[&str] =
+    &["arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"];
 
 impl Combiner {
     /// `lhs op rhs`, before `anchor`.
@@ -678,7 +666,7 @@ fn recognise(block: MlirBlock) -> Option<Combiner> {
         2 => {
             let op = ops[0];
             let name = ir::op_name(op);
-            let known = COMBINERS.iter().find(|c| **c == name)?;
+            let known = array_dialect::view::INTEGER_REGROUPABLE.iter().chain(FLOAT_COMBINERS).find(|c| **c == name)?;
             (on_arguments(op) && returns(op)).then_some(Combiner { op: known })
         }
         3 => {

@@ -449,6 +449,20 @@ pub fn segment_sizes<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<Vec<
     }
 }
 
+/// The integer `arith` ops that are associative and commutative, bit for bit: a fold or
+/// reduction combining with one of them may be regrouped in any way.
+pub const INTEGER_REGROUPABLE: &[&str] = &[
+    "arith.addi",
+    "arith.muli",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+    "arith.maxsi",
+    "arith.minsi",
+    "arith.maxui",
+    "arith.minui",
+];
+
 /// Whether a fold's or scan's element function `body` (`^bb0(%acc, %x)`) is one op that
 /// is associative and commutative, applied to the accumulator and the element (`acc ⊕ x`
 /// or `x ⊕ acc`) and yielded, so that folding in any order and grouping (from the right,
@@ -460,17 +474,6 @@ pub fn segment_sizes<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<Vec<
 /// errs towards `false`.
 pub fn combine_commutes<'c, 'a>(body: RegionRef<'c, 'a>) -> bool {
     use melior::ir::{RegionLike, block::BlockLike};
-    const COMMUTATIVE: &[&str] = &[
-        "arith.addi",
-        "arith.muli",
-        "arith.andi",
-        "arith.ori",
-        "arith.xori",
-        "arith.maxsi",
-        "arith.minsi",
-        "arith.maxui",
-        "arith.minui",
-    ];
     // Floating-point ops that are associative and commutative up to rounding.
     const REASSOCIABLE: &[&str] = &["arith.addf", "arith.mulf"];
     let Some(block) = body.first_block() else { return false };
@@ -493,7 +496,8 @@ pub fn combine_commutes<'c, 'a>(body: RegionRef<'c, 'a>) -> bool {
         return false;
     };
     let result: Value = result.into();
-    let regroupable = COMMUTATIVE.contains(&name) || (REASSOCIABLE.contains(&name) && allows_reassociation(&combine));
+    let regroupable =
+        INTEGER_REGROUPABLE.contains(&name) || (REASSOCIABLE.contains(&name) && allows_reassociation(&combine));
     regroupable && ((a == acc && b == x) || (a == x && b == acc)) && yielded == result
 }
 
