@@ -2,34 +2,43 @@
 // nest becomes one kernel, so every cluster of the fusion analysis is one gpu.func: a
 // parallel nest a grid-stride kernel over its linearised iteration space; a parallel
 // reduction two kernels (block partials through gpu.all_reduce, then one block combining
-// them with the fold's initial value); a sequential nest (here a scan) one GPU thread,
-// reported by a remark. The PTX of these kernels is assembled by ptxas in
+// them with the fold's initial value); a scatter whose combine is commutative and
+// associative a parallel kernel of atomic updates; a sequential nest (here a scan, and a
+// scatter whose last write wins) one GPU thread, reported by a remark. The PTX of these kernels is assembled by ptxas in
 // tests/src/gpu.rs.
 //
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-gpu-kernels), gpu-kernel-outlining)' 2>/dev/null | FileCheck %s
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-gpu-kernels))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 // RUN: fuse-opt %s --emit-gpu=%t --gpu-target=nvptx:sm_90 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: FileCheck %s --check-prefix=PTX < %t/sum_and_max_kernel.ptx
+// RUN: cat %t/histogram_kernel_*.ptx | FileCheck %s --check-prefix=ATOM
 // RUN: fuse-opt %s --run --check --size=0 --gpu-sim | FileCheck %s --check-prefix=SIM
 // RUN: fuse-opt %s --run --check --size=1000 --seed=5 --gpu-sim | FileCheck %s --check-prefix=SIM
 // RUN: not fuse-opt %s --emit-gpu=%t --gpu-target=nvptx:90 2>&1 | FileCheck %s --check-prefix=BAD
 
-// REMARK: remark: array-gpu-kernels: 2 parallel kernels, 0 reductions (two kernels each), 0 one-thread kernels
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels, 1 reductions (two kernels each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 2 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 1 reductions (two kernels each), 0 one-thread kernels
 // REMARK: kernels.mlir:{{[0-9]+}}:8: remark: array-gpu-kernels: 'scf.for' runs as one GPU thread (sequential form)
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels, 0 reductions (two kernels each), 1 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 2 parallel kernels (1 with atomic updates), 0 reductions (two kernels each), 0 one-thread kernels
+// REMARK: kernels.mlir:{{[0-9]+}}:8: remark: array-gpu-kernels: 'scf.for' runs as one GPU thread (sequential form)
+// REMARK: remark: array-gpu-kernels: 1 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 one-thread kernels
 
 // The kernels emulated on the CPU (array-gpu-emulate) agree with the interpreter; the
 // sum starts from 7, not from its identity, so dropping the initial value would show.
 // SIM: @softmax_rows: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 // SIM: @sum_and_max: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 // SIM: @prefix_sums: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
+// SIM: @histogram: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
+// SIM: @last_write: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 
 // EMIT: fuse-opt: wrote {{.*}}sum_and_max_kernel.ptx
-// EMIT: fuse-opt: wrote {{.*}}host.mlir (5 kernels for nvptx:sm_90)
+// EMIT: fuse-opt: wrote {{.*}}host.mlir (9 kernels for nvptx:sm_90)
 // PTX: .target sm_90
 // PTX: .entry sum_and_max_kernel(
 // PTX: shfl.sync.bfly.b32
+// ATOM: .entry histogram_kernel(
+// ATOM: atom.global.add.u64
 // BAD: fuse-opt: error: unknown GPU target 'nvptx:90'
 
 // Two clusters, two kernels: exp and the row sums (each thread a row, the row's sum
@@ -71,6 +80,30 @@
 // The scan: one thread.
 // CHECK-LABEL: func.func @prefix_sums(
 // CHECK:         gpu.launch_func @prefix_sums_kernel::@prefix_sums_kernel blocks in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}}) threads in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}})
+
+// The scatter-add (with the squares it adds, fused into it): a copy of the destination,
+// then one parallel kernel whose read-modify-write is one atomic add.
+// CHECK-LABEL: func.func @histogram(
+// CHECK:         gpu.launch_func @histogram_kernel::@histogram_kernel
+// CHECK:         gpu.launch_func @histogram_kernel_{{[0-9]+}}::@histogram_kernel
+// CHECK-NOT:     gpu.launch_func
+// CHECK:         return
+// CHECK-LABEL: gpu.module @histogram_kernel_{{[0-9]+}} {
+// CHECK:           scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:             arith.muli
+// CHECK:             scf.if
+// CHECK-NEXT:          memref.atomic_rmw addi
+// CHECK-NOT:           memref.store
+// CHECK:         gpu.return
+
+// A scatter whose combine keeps the new value (the last write wins, so the order
+// matters): one thread, after the parallel copy.
+// CHECK-LABEL: func.func @last_write(
+// CHECK:         gpu.launch_func @last_write_kernel::@last_write_kernel
+// CHECK:         gpu.launch_func @last_write_kernel_{{[0-9]+}}::@last_write_kernel blocks in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}}) threads in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}})
+// CHECK-LABEL: gpu.module @last_write_kernel_{{[0-9]+}} {
+// CHECK-NOT:       memref.atomic_rmw
+// CHECK:         gpu.return
 
 func.func @softmax_rows(%m: tensor<?x?xf64>) -> tensor<?x?xf64> {
   %zero = arith.constant 0.0 : f64
@@ -119,4 +152,26 @@ func.func @prefix_sums(%xs: tensor<?xi64>) -> tensor<?xi64> {
     array.yield %t : i64
   }
   return %p : tensor<?xi64>
+}
+
+func.func @histogram(%dest: tensor<?xi64>, %is: tensor<?xindex>, %xs: tensor<?xi64>) -> tensor<?xi64> {
+  %squares = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %y = arith.muli %x, %x : i64
+    array.yield %y : i64
+  }
+  %r = array.scatter %dest[%is], %squares : tensor<?xi64>[tensor<?xindex>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %s = arith.addi %old, %new : i64
+    array.yield %s : i64
+  }
+  return %r : tensor<?xi64>
+}
+
+func.func @last_write(%dest: tensor<?xf32>, %is: tensor<?xindex>, %xs: tensor<?xf32>) -> tensor<?xf32> {
+  %r = array.scatter %dest[%is], %xs : tensor<?xf32>[tensor<?xindex>], tensor<?xf32> combine {
+  ^bb0(%old: f32, %new: f32):
+    array.yield %new : f32
+  }
+  return %r : tensor<?xf32>
 }

@@ -48,6 +48,7 @@
 //!
 //! A summary remark per function counts the kernels of each kind.
 
+mod atomics;
 pub mod emulate;
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_remark};
@@ -101,6 +102,8 @@ struct Shape {
 #[derive(Default)]
 struct Counts {
     parallel: usize,
+    /// Of the parallel kernels, those made from a scatter with atomic updates.
+    atomic: usize,
     reductions: usize,
     one_thread: usize,
 }
@@ -140,8 +143,8 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     emit_remark(
         location,
         &format!(
-            "array-gpu-kernels: {} parallel kernels, {} reductions (two kernels each), {} one-thread kernels",
-            counts.parallel, counts.reductions, counts.one_thread
+            "array-gpu-kernels: {} parallel kernels ({} with atomic updates), {} reductions (two kernels each), {} one-thread kernels",
+            counts.parallel, counts.atomic, counts.reductions, counts.one_thread
         ),
     );
     Ok(())
@@ -231,7 +234,11 @@ fn convert_block(context: &Context, block: MlirBlock, shape: Shape, counts: &mut
                 }
             },
             Placement::OneThread => {
-                if ir::results(op).into_iter().all(|r| scalar(ir::value_type(r))) {
+                if let Some(parallel) = atomics::parallel_updates(&b, op) {
+                    parallel_kernel(&b, parallel, shape);
+                    counts.parallel += 1;
+                    counts.atomic += 1;
+                } else if ir::results(op).into_iter().all(|r| scalar(ir::value_type(r))) {
                     emit_remark(
                         b.location,
                         &format!("array-gpu-kernels: '{}' runs as one GPU thread (sequential form)", ir::op_name(op)),

@@ -51,16 +51,28 @@ fn ptxas_refuses_ptx_for_a_newer_chip() {
     assert!(error.contains("SM version"), "{error}");
 }
 
-/// The kernels of a program, by the counts in `array-gpu-kernels`' remarks.
+/// The kernels of a program, summed over the summary remarks of `array-gpu-kernels`
+/// ("P parallel kernels (A with atomic updates), R reductions (…), S one-thread
+/// kernels"): each count is the number written before its label.
+fn kernel_count(remarks: &[String], label: &str) -> usize {
+    remarks
+        .iter()
+        .filter(|r| r.contains("array-gpu-kernels: ") && r.contains(" parallel kernels ("))
+        .map(|r| {
+            let before = &r[..r.find(label).unwrap_or_else(|| panic!("no '{label}' in {r}"))];
+            let number = before.trim_end().rsplit([' ', '(', ',', ':']).next().unwrap_or_default();
+            number.parse::<usize>().unwrap_or_else(|_| panic!("no count before '{label}' in {r}"))
+        })
+        .sum()
+}
+
+/// (parallel kernels, reductions, one-thread kernels) of a program.
 fn kernel_counts(remarks: &[String]) -> (usize, usize, usize) {
-    let mut counts = (0, 0, 0);
-    for r in remarks.iter().filter(|r| r.contains("parallel kernels,")) {
-        let numbers: Vec<usize> = r.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect();
-        counts.0 += numbers[0];
-        counts.1 += numbers[1];
-        counts.2 += numbers[2];
-    }
-    counts
+    (
+        kernel_count(remarks, " parallel kernels"),
+        kernel_count(remarks, " reductions"),
+        kernel_count(remarks, " one-thread kernels"),
+    )
 }
 
 #[test]
@@ -77,6 +89,22 @@ fn parallel_folds_are_block_reductions_and_ordered_folds_one_thread() {
     // The block reductions are warp shuffles (gpu.all_reduce lowered by convert-gpu-to-nvvm).
     let shuffles = program.kernels.iter().filter(|k| k.assembly.contains("shfl.sync.bfly")).count();
     assert_eq!(shuffles, 4);
+}
+
+#[test]
+fn commutative_scatters_are_atomic_updates_and_ordered_ones_one_thread() {
+    // seed000_scatter_example adds into the destination (an atomic add); last_write in
+    // lit/gpu/kernels.mlir keeps the newest value, whose order matters (one thread).
+    let path = crate::repo_root().join("examples/seed000_scatter_example.mlir");
+    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_80")).unwrap();
+    assert_eq!(kernel_count(&program.remarks, " with atomic updates"), 1, "{:#?}", program.remarks);
+    assert_eq!(kernel_counts(&program.remarks).2, 0, "{:#?}", program.remarks);
+    let atomic = program.kernels.iter().filter(|k| k.assembly.contains("atom.global.add.u64")).count();
+    assert_eq!(atomic, 1);
+    let path = crate::repo_root().join("lit/gpu/kernels.mlir");
+    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_80")).unwrap();
+    let last_write = program.kernels.iter().find(|k| k.module.starts_with("last_write_kernel_")).expect("kernel");
+    assert!(!last_write.assembly.contains("atom."), "{}", last_write.assembly);
 }
 
 #[test]

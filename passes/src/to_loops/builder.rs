@@ -290,14 +290,29 @@ impl<'c> Builder<'c> {
         let n = extents.len();
         let zero = self.constant_index(anchor, 0);
         let one = self.constant_index(anchor, 1);
+        self.parallel_range(anchor, &vec![zero; n], extents, &vec![one; n], inits)
+    }
+
+    /// `scf.parallel` over `lower[d]..upper[d]` by `step[d]` with initial values `inits` of
+    /// its reductions, before `anchor`: the op, its induction variables and the body's
+    /// terminator (an `scf.reduce` without operands).
+    pub(crate) fn parallel_range(
+        &self,
+        anchor: Op,
+        lower: &[Val],
+        upper: &[Val],
+        step: &[Val],
+        inits: &[Val],
+    ) -> (Op, Vec<Val>, Op) {
+        let n = lower.len();
         let types: Vec<Type> = inits.iter().map(|i| ty(ir::value_type(*i))).collect();
         let block = Block::new(&vec![(self.index(), self.location); n]);
         block.append_operation(self.op("scf.reduce").build().expect("valid scf.reduce"));
         let region = Region::new();
         region.append_block(block);
-        let mut operands = vec![zero; n];
-        operands.extend_from_slice(extents);
-        operands.extend(std::iter::repeat_n(one, n));
+        let mut operands = lower.to_vec();
+        operands.extend_from_slice(upper);
+        operands.extend_from_slice(step);
         operands.extend_from_slice(inits);
         let segments = [n as i32, n as i32, n as i32, inits.len() as i32];
         let loop_op = self.put(

@@ -1,0 +1,319 @@
+//! Scatter nests as parallel loops with atomic updates.
+//!
+//! `array-to-loops` lowers a scatter (seed 000 §2, `scatter` with a combine) to a
+//! sequential `scf.for` nest over the source positions whose body loads the old element
+//! of the destination, combines it with the new value and stores the result back: in
+//! sequential order, because two positions may carry the same index. When the combine is
+//! commutative and associative, the order does not change the final value of an element
+//! (each element ends as its initial value combined with every value sent to it, in some
+//! order), so the nest may run in parallel as long as each read-modify-write is atomic:
+//! `memref.atomic_rmw`, which the NVVM and ROCDL lowerings make hardware atomics (or a
+//! compare-and-swap loop where the hardware has none). Integers give the same result
+//! exactly; a float sum is reassociated, as a parallel reduction's is.
+//!
+//! [`parallel_updates`] makes that rewrite for a nest whose iterations provably interact
+//! only through such updates ([`Nest::independent`] states the conditions and why each
+//! is needed); any other nest is left alone (it then runs as a one-thread kernel, which
+//! `array-gpu-kernels` reports).
+
+use super::collect;
+use crate::ir::{self, Op, Val};
+use crate::to_loops::builder::{Builder, ty, vs};
+use melior::ir::{Identifier, attribute::IntegerAttribute, r#type::IntegerType};
+use mlir_sys::*;
+
+/// An `scf.for` nest: the loops from the outermost in, each without loop-carried values,
+/// every loop but the innermost holding only the next one.
+struct Nest {
+    loops: Vec<Op>,
+    ivs: Vec<Val>,
+    lower: Vec<Val>,
+    upper: Vec<Val>,
+    step: Vec<Val>,
+}
+
+/// A read-modify-write of one element that becomes one `memref.atomic_rmw`.
+struct Update {
+    load: Op,
+    combine: Op,
+    store: Op,
+    kind: AtomicKind,
+    /// The value combined in (the combine's operand that is not the old element).
+    value: Val,
+}
+
+/// The kinds of `memref.atomic_rmw` used here: the `arith` combines that are commutative
+/// and associative (so the order of updates does not matter) and that the LLVM lowering of
+/// `memref.atomic_rmw` supports (`atomicrmw add/and/or/xor/max/min/umax/umin/fadd/fmax/
+/// fmin/fmaximum/fminimum`; there is no atomic multiply). The value is the
+/// `arith::AtomicRMWKind` enumerator.
+#[derive(Clone, Copy)]
+struct AtomicKind(i64);
+
+fn atomic_kind(combine: &str) -> Option<AtomicKind> {
+    let kind = match combine {
+        "arith.addf" => 0,
+        "arith.addi" => 1,
+        "arith.andi" => 2,
+        "arith.maximumf" => 4,
+        "arith.maxnumf" => 5,
+        "arith.maxsi" => 6,
+        "arith.maxui" => 7,
+        "arith.minimumf" => 8,
+        "arith.minnumf" => 9,
+        "arith.minsi" => 10,
+        "arith.minui" => 11,
+        "arith.ori" => 14,
+        "arith.xori" => 15,
+        _ => return None,
+    };
+    Some(AtomicKind(kind))
+}
+
+/// Rewrites the `scf.for` nest `op` as an `scf.parallel` whose read-modify-writes are
+/// `memref.atomic_rmw`s, when its iterations interact only through such updates; returns
+/// the new loop, or `None` (and changes nothing) otherwise.
+pub(super) fn parallel_updates(b: &Builder, op: Op) -> Option<Op> {
+    let nest = Nest::of(op)?;
+    let updates = nest.independent()?;
+    if updates.is_empty() {
+        // Nothing to make atomic: such a nest is not a scatter, and the sequential loops
+        // that carry no value are `array-to-loops`' choice for a reason this does not see.
+        return None;
+    }
+    let (parallel, ivs, end) = b.parallel_range(op, &nest.lower, &nest.upper, &nest.step, &[]);
+    let innermost = *nest.loops.last().expect("a nest has a loop");
+    let body = ir::first_block(ir::region(innermost, 0));
+    for (formal, actual) in nest.ivs.iter().zip(&ivs) {
+        ir::replace_uses_where(*formal, *actual, |_| true);
+    }
+    let ops = ir::block_ops(body);
+    for o in &ops[..ops.len() - 1] {
+        ir::move_before(*o, end);
+    }
+    for update in updates {
+        let store_operands = ir::operands(update.store);
+        let (memref, indices) = (store_operands[1], &store_operands[2..]);
+        let element = ir::value_type(update.value);
+        let mut operands = vec![update.value, memref];
+        operands.extend_from_slice(indices);
+        b.put(
+            update.store,
+            b.op("memref.atomic_rmw")
+                .add_operands(&vs(&operands))
+                .add_results(&[ty(element)])
+                .add_attributes(&[(
+                    Identifier::new(b.context, "kind"),
+                    IntegerAttribute::new(IntegerType::new(b.context, 64).into(), update.kind.0).into(),
+                )])
+                .build()
+                .expect("valid memref.atomic_rmw"),
+        );
+        // SAFETY: the store has no results; the combine's only use was the store, the
+        // load's only use the combine.
+        unsafe {
+            ir::erase(update.store);
+            ir::erase(update.combine);
+            ir::erase(update.load);
+        }
+    }
+    // SAFETY: the nest has no results and its body was moved out.
+    unsafe { ir::erase(op) };
+    Some(parallel)
+}
+
+impl Nest {
+    fn of(op: Op) -> Option<Nest> {
+        let mut nest = Nest { loops: vec![], ivs: vec![], lower: vec![], upper: vec![], step: vec![] };
+        let mut current = op;
+        loop {
+            if ir::op_name(current) != "scf.for"
+                || !ir::results(current).is_empty()
+                || ir::int_attribute(current, "unsignedCmp").is_some()
+            {
+                return None;
+            }
+            let operands = ir::operands(current);
+            // The bounds of every loop are computed outside the nest (an inner loop whose
+            // bounds depend on an outer index is not a rectangular iteration space, which
+            // `scf.parallel` requires).
+            if !operands.iter().all(|o| defined_outside(*o, op)) {
+                return None;
+            }
+            let body = ir::first_block(ir::region(current, 0));
+            nest.loops.push(current);
+            nest.ivs.push(ir::block_arguments(body)[0]);
+            nest.lower.push(operands[0]);
+            nest.upper.push(operands[1]);
+            nest.step.push(operands[2]);
+            let ops = ir::block_ops(body);
+            match ops[..] {
+                [inner, _] if ir::op_name(inner) == "scf.for" => current = inner,
+                _ => return Some(nest),
+            }
+        }
+    }
+
+    /// The updates to make atomic, if the iterations of the nest are independent but for
+    /// them. The conditions, each needed for the parallel nest to compute what the
+    /// sequential one does:
+    ///
+    /// 1. Every op of the body is pure, a load, or a store (`allowed`): a call or any other
+    ///    effect could order the iterations in a way this does not see.
+    /// 2. Every buffer stored to is a `memref.alloc` of the function accessed through that
+    ///    value only, never through a view (the root of every accessed buffer is compared):
+    ///    so no other buffer of the body aliases it (an argument could alias another one).
+    /// 3. Each buffer stored to is either
+    ///    * written at the nest's own induction variables (every load and store of it
+    ///      indexed by exactly the induction variables, in order): distinct iterations
+    ///      touch distinct elements; or
+    ///    * updated by exactly one read-modify-write `store(combine(load(B[I]), x), B[I])`
+    ///      (same index values, one block, the load and the combine used once, no other
+    ///      access to B), whose combine is commutative and associative with an atomic form
+    ///      ([`atomic_kind`]): any order of the updates of an element gives its sequential
+    ///      value, and an atomic update cannot lose another.
+    fn independent(&self) -> Option<Vec<Update>> {
+        let innermost = *self.loops.last()?;
+        let body = ir::first_block(ir::region(innermost, 0));
+        let mut ops = Vec::new();
+        for top in ir::block_ops(body) {
+            ops.extend(collect(top, |_| true));
+        }
+        if !ops.iter().all(|o| allowed(*o)) {
+            return None;
+        }
+        let loads: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.load").collect();
+        let stores: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.store").collect();
+        let load_buffer = |l: Op| ir::operands(l)[0];
+        let store_buffer = |s: Op| ir::operands(s)[1];
+        let mut written: Vec<Val> = Vec::new();
+        for s in &stores {
+            let buffer = store_buffer(*s);
+            if !written.iter().any(|w| ir::same_value(*w, buffer)) {
+                written.push(buffer);
+            }
+        }
+        let mut updates = Vec::new();
+        for buffer in written {
+            let is_alloc = ir::defining_op(buffer).is_some_and(|d| ir::op_name(d) == "memref.alloc");
+            let aliased = loads
+                .iter()
+                .map(|l| load_buffer(*l))
+                .chain(stores.iter().map(|s| store_buffer(*s)))
+                .any(|other| !ir::same_value(other, buffer) && ir::same_value(root(other), buffer));
+            if !is_alloc || aliased {
+                return None;
+            }
+            let its_loads: Vec<Op> =
+                loads.iter().copied().filter(|l| ir::same_value(load_buffer(*l), buffer)).collect();
+            let its_stores: Vec<Op> =
+                stores.iter().copied().filter(|s| ir::same_value(store_buffer(*s), buffer)).collect();
+            let at_ivs = |indices: &[Val]| {
+                indices.len() == self.ivs.len() && indices.iter().zip(&self.ivs).all(|(a, b)| ir::same_value(*a, *b))
+            };
+            let own_elements = its_loads.iter().all(|l| at_ivs(&ir::operands(*l)[1..]))
+                && its_stores.iter().all(|s| at_ivs(&ir::operands(*s)[2..]));
+            if own_elements {
+                continue;
+            }
+            match (&its_loads[..], &its_stores[..]) {
+                ([load], [store]) => updates.push(read_modify_write(*load, *store)?),
+                _ => return None,
+            }
+        }
+        Some(updates)
+    }
+}
+
+/// `store(combine(load(B[I]), x), B[I])` as an [`Update`], if it is one (see
+/// [`Nest::independent`], condition 3).
+fn read_modify_write(load: Op, store: Op) -> Option<Update> {
+    let old = ir::results(load)[0];
+    let load_indices = ir::operands(load)[1..].to_vec();
+    let store_operands = ir::operands(store);
+    let (stored, store_indices) = (store_operands[0], &store_operands[2..]);
+    let same_indices = load_indices.len() == store_indices.len()
+        && load_indices.iter().zip(store_indices).all(|(a, b)| ir::same_value(*a, *b));
+    let combine = ir::defining_op(stored)?;
+    let kind = atomic_kind(&ir::op_name(combine))?;
+    let operands = ir::operands(combine);
+    let value = match operands[..] {
+        [a, x] if ir::same_value(a, old) && !ir::same_value(x, old) => x,
+        [x, a] if ir::same_value(a, old) && !ir::same_value(x, old) => x,
+        _ => return None,
+    };
+    let one_block = |a: Op, b: Op| unsafe { mlirOperationGetBlock(a).ptr == mlirOperationGetBlock(b).ptr };
+    let element = ir::value_type(old);
+    // LLVM's `atomicrmw` takes integers of 8 to 64 bits (a power of two; not i1) and
+    // floats; f32 and f64 are the ones every GPU target handles.
+    // SAFETY: live type.
+    let atomic_type = unsafe {
+        (mlirTypeIsAInteger(element) && [8, 16, 32, 64].contains(&mlirIntegerTypeGetWidth(element)))
+            || mlirTypeIsAF32(element)
+            || mlirTypeIsAF64(element)
+    };
+    (same_indices
+        && atomic_type
+        && ir::uses(old).len() == 1
+        && ir::uses(stored).len() == 1
+        && one_block(load, combine)
+        && one_block(combine, store))
+    .then_some(Update { load, combine, store, kind, value })
+}
+
+/// Whether `op` may appear in an independent nest's body: pure arithmetic, structured
+/// control flow, loads, stores and shape queries.
+fn allowed(op: Op) -> bool {
+    let name = ir::op_name(op);
+    ["arith.", "math.", "complex.", "index."].iter().any(|p| name.starts_with(p))
+        || matches!(
+            name.as_str(),
+            "scf.for"
+                | "scf.if"
+                | "scf.yield"
+                | "scf.while"
+                | "scf.condition"
+                | "memref.load"
+                | "memref.store"
+                | "memref.dim"
+                | "ub.poison"
+        )
+}
+
+/// The buffer a view (`memref.cast`, `subview`, `reinterpret_cast`, …) is of, through
+/// any chain of views; a buffer that is no view is its own root.
+fn root(buffer: Val) -> Val {
+    let mut current = buffer;
+    while let Some(d) = ir::defining_op(current) {
+        let view = matches!(
+            ir::op_name(d).as_str(),
+            "memref.cast"
+                | "memref.subview"
+                | "memref.reinterpret_cast"
+                | "memref.collapse_shape"
+                | "memref.expand_shape"
+                | "memref.view"
+                | "memref.transpose"
+                | "memref.memory_space_cast"
+                | "memref.assume_alignment"
+        );
+        if !view {
+            break;
+        }
+        current = ir::operands(d)[0];
+    }
+    current
+}
+
+/// Whether `value` is defined outside `op` (not by an op in it, not as an argument of one
+/// of its blocks).
+fn defined_outside(value: Val, op: Op) -> bool {
+    match ir::defining_op(value) {
+        Some(d) => !ir::is_within(d, op),
+        None => {
+            // SAFETY: a block argument of a live block.
+            let owner = unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value)) };
+            owner.ptr.is_null() || !ir::is_within(owner, op)
+        }
+    }
+}
