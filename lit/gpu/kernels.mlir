@@ -2,8 +2,10 @@
 // nest becomes one kernel, so every cluster of the fusion analysis is one gpu.func: a
 // parallel nest a grid-stride kernel over its linearised iteration space; a parallel
 // reduction two kernels (block partials through gpu.all_reduce, then one block combining
-// them with the fold's initial value); a scatter whose combine is commutative and
-// associative a parallel kernel of atomic updates; a sequential nest (here a scan, and a
+// them with the fold's initial value); a scan whose combine may be regrouped three
+// kernels (chunk partials, their exclusive scan in one thread, the chunks rescanned from
+// their offsets); a scatter whose combine is commutative and associative a parallel
+// kernel of atomic updates; a sequential nest (here a scan of a subtraction, and a
 // scatter whose last write wins) one GPU thread, reported by a remark. The PTX of these kernels is assembled by ptxas in
 // tests/src/gpu.rs.
 //
@@ -16,24 +18,26 @@
 // RUN: fuse-opt %s --run --check --size=1000 --seed=5 --gpu-sim | FileCheck %s --check-prefix=SIM
 // RUN: not fuse-opt %s --emit-gpu=%t --gpu-target=nvptx:90 2>&1 | FileCheck %s --check-prefix=BAD
 
-// REMARK: remark: array-gpu-kernels: 2 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 one-thread kernels
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 1 reductions (two kernels each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 2 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 1 reductions (two kernels each), 0 scans (three phases each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each), 0 one-thread kernels
 // REMARK: kernels.mlir:{{[0-9]+}}:8: remark: array-gpu-kernels: 'scf.for' runs as one GPU thread (sequential form)
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 one-thread kernels
-// REMARK: remark: array-gpu-kernels: 2 parallel kernels (1 with atomic updates), 0 reductions (two kernels each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 1 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 2 parallel kernels (1 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 0 one-thread kernels
 // REMARK: kernels.mlir:{{[0-9]+}}:8: remark: array-gpu-kernels: 'scf.for' runs as one GPU thread (sequential form)
-// REMARK: remark: array-gpu-kernels: 1 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 1 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 1 one-thread kernels
 
 // The kernels emulated on the CPU (array-gpu-emulate) agree with the interpreter; the
 // sum starts from 7, not from its identity, so dropping the initial value would show.
 // SIM: @softmax_rows: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 // SIM: @sum_and_max: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 // SIM: @prefix_sums: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
+// SIM: @differences: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 // SIM: @histogram: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 // SIM: @last_write: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 
 // EMIT: fuse-opt: wrote {{.*}}sum_and_max_kernel.ptx
-// EMIT: fuse-opt: wrote {{.*}}host.mlir (9 kernels for nvptx:sm_90)
+// EMIT: fuse-opt: wrote {{.*}}host.mlir (12 kernels for nvptx:sm_90)
 // PTX: .target sm_90
 // PTX: .entry sum_and_max_kernel(
 // PTX: shfl.sync.bfly.b32
@@ -77,9 +81,39 @@
 // CHECK:           gpu.all_reduce
 // CHECK:           gpu.all_reduce
 
-// The scan: one thread.
+// The scan of an addition: three kernels over chunks of at least 16 elements.
 // CHECK-LABEL: func.func @prefix_sums(
-// CHECK:         gpu.launch_func @prefix_sums_kernel::@prefix_sums_kernel blocks in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}}) threads in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}})
+// CHECK:         arith.maxui %{{.*}}, %c16 : index
+// CHECK:         %[[PARTIALS:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK:         gpu.launch_func @prefix_sums_kernel::@prefix_sums_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%c256
+// CHECK:         gpu.launch_func @prefix_sums_kernel_{{[0-9]+}}::@prefix_sums_kernel blocks in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}}) threads in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}}) args(%[[PARTIALS]] : memref<?xi64>
+// CHECK:         gpu.launch_func @prefix_sums_kernel_{{[0-9]+}}::@prefix_sums_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%c256
+// CHECK:         memref.dealloc %[[PARTIALS]]
+// Phase 1: a chunk's sum from 0, nothing stored but the partial.
+// CHECK-LABEL: gpu.module @prefix_sums_kernel {
+// CHECK:           scf.for
+// CHECK:             %[[END:.*]] = arith.minsi
+// CHECK:             %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %[[END]] step %{{.*}} iter_args(%{{.*}} = %c0_i64) -> (i64) {
+// CHECK-NEXT:          memref.load
+// CHECK-NEXT:          arith.addi
+// CHECK-NEXT:          scf.yield
+// CHECK:             memref.store %[[SUM]]
+// Phase 2: the partials' exclusive scan in place, from the scan's initial value.
+// CHECK-LABEL: gpu.module @prefix_sums_kernel_{{[0-9]+}} {
+// CHECK:           scf.for %[[C:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (i64) {
+// CHECK-NEXT:        %[[P:.*]] = memref.load %{{.*}}[%[[C]]]
+// CHECK-NEXT:        memref.store %[[ACC]], %{{.*}}[%[[C]]]
+// CHECK-NEXT:        arith.addi %[[ACC]], %[[P]]
+// Phase 3: each chunk rescanned from its offset, storing.
+// CHECK-LABEL: gpu.module @prefix_sums_kernel_{{[0-9]+}} {
+// CHECK:             %[[OFFSET:.*]] = memref.load
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[OFFSET]]) -> (i64) {
+// CHECK:               memref.store
+
+// A scan of a subtraction (not associative): one thread.
+// CHECK-LABEL: func.func @differences(
+// CHECK:         gpu.launch_func @differences_kernel::@differences_kernel blocks in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}}) threads in (%c1{{.*}}, %c1{{.*}}, %c1{{.*}})
+// CHECK-NOT:     gpu.launch_func
 
 // The scatter-add (with the squares it adds, fused into it): a copy of the destination,
 // then one parallel kernel whose read-modify-write is one atomic add.
@@ -149,6 +183,16 @@ func.func @prefix_sums(%xs: tensor<?xi64>) -> tensor<?xi64> {
   %p = array.scan left inclusive %xs init(%zero : i64) : tensor<?xi64> -> tensor<?xi64> {
   ^bb0(%acc: i64, %x: i64):
     %t = arith.addi %acc, %x : i64
+    array.yield %t : i64
+  }
+  return %p : tensor<?xi64>
+}
+
+func.func @differences(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %zero = arith.constant 0 : i64
+  %p = array.scan left inclusive %xs init(%zero : i64) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%acc: i64, %x: i64):
+    %t = arith.subi %x, %acc : i64
     array.yield %t : i64
   }
   return %p : tensor<?xi64>

@@ -50,6 +50,7 @@
 
 mod atomics;
 pub mod emulate;
+mod scans;
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_remark};
 use crate::ir::{self, Op, Val};
@@ -104,6 +105,9 @@ struct Counts {
     parallel: usize,
     /// Of the parallel kernels, those made from a scatter with atomic updates.
     atomic: usize,
+    /// Loops carrying a regroupable combine (scans, compactions): three phases, a kernel
+    /// each (two where the loop stores nothing).
+    scans: usize,
     reductions: usize,
     one_thread: usize,
 }
@@ -143,8 +147,8 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     emit_remark(
         location,
         &format!(
-            "array-gpu-kernels: {} parallel kernels ({} with atomic updates), {} reductions (two kernels each), {} one-thread kernels",
-            counts.parallel, counts.atomic, counts.reductions, counts.one_thread
+            "array-gpu-kernels: {} parallel kernels ({} with atomic updates), {} reductions (two kernels each), {} scans (three phases each), {} one-thread kernels",
+            counts.parallel, counts.atomic, counts.reductions, counts.scans, counts.one_thread
         ),
     );
     Ok(())
@@ -234,14 +238,36 @@ fn convert_block(context: &Context, block: MlirBlock, shape: Shape, counts: &mut
                 }
             },
             Placement::OneThread => {
-                if let Some(parallel) = atomics::parallel_updates(&b, op) {
-                    parallel_kernel(&b, parallel, shape);
-                    counts.parallel += 1;
-                    counts.atomic += 1;
-                } else if ir::results(op).into_iter().all(|r| scalar(ir::value_type(r))) {
+                // A loop carrying values may be a scan; one carrying none a scatter.
+                let carries = !ir::results(op).is_empty();
+                let refusal = if carries && ir::op_name(op) == "scf.for" {
+                    match scans::three_phase(&b, op, shape) {
+                        Ok(()) => {
+                            counts.scans += 1;
+                            continue;
+                        }
+                        Err(why) => why,
+                    }
+                } else if ir::op_name(op) == "scf.for" {
+                    match atomics::parallel_updates(&b, op) {
+                        Ok(parallel) => {
+                            parallel_kernel(&b, parallel, shape);
+                            counts.parallel += 1;
+                            counts.atomic += 1;
+                            continue;
+                        }
+                        Err(why) => why,
+                    }
+                } else {
+                    "only scf.for loops have parallel forms here".into()
+                };
+                if ir::results(op).into_iter().all(|r| scalar(ir::value_type(r))) {
                     emit_remark(
                         b.location,
-                        &format!("array-gpu-kernels: '{}' runs as one GPU thread (sequential form)", ir::op_name(op)),
+                        &format!(
+                            "array-gpu-kernels: '{}' runs as one GPU thread (sequential form): {refusal}",
+                            ir::op_name(op)
+                        ),
                     );
                     one_thread_kernel(&b, op);
                     counts.one_thread += 1;
@@ -302,21 +328,26 @@ fn launch(b: &Builder, anchor: Op, grid: Val, block: Val) -> Launch {
 /// The trip counts of the dimensions of `scf.parallel` `op` and its total, before `anchor`.
 fn trip_counts(b: &Builder, op: Op, anchor: Op) -> (Vec<Val>, Val) {
     let (lower, upper, step) = bounds(op);
-    let zero = b.constant_index(anchor, 0);
-    let one = b.constant_index(anchor, 1);
     let mut trips = Vec::new();
-    let mut total = one;
+    let mut total = b.constant_index(anchor, 1);
     for k in 0..lower.len() {
-        // max(upper - lower, 0) ceildiv step (steps of scf.parallel are positive).
-        let span = b.binary(anchor, arith::subi, upper[k], lower[k]);
-        let span = b.binary(anchor, arith::maxsi, span, zero);
-        let rounded = b.binary(anchor, arith::addi, span, step[k]);
-        let rounded = b.binary(anchor, arith::subi, rounded, one);
-        let trip = b.binary(anchor, arith::divui, rounded, step[k]);
+        let trip = trip_count(b, anchor, [lower[k], upper[k], step[k]]);
         total = b.binary(anchor, arith::muli, total, trip);
         trips.push(trip);
     }
     (trips, total)
+}
+
+/// The number of iterations of a loop over `lower..upper` by `step` (positive, as
+/// `scf.for`'s and `scf.parallel`'s steps are): max(upper - lower, 0) ceildiv step.
+fn trip_count(b: &Builder, anchor: Op, [lower, upper, step]: [Val; 3]) -> Val {
+    let zero = b.constant_index(anchor, 0);
+    let one = b.constant_index(anchor, 1);
+    let span = b.binary(anchor, arith::subi, upper, lower);
+    let span = b.binary(anchor, arith::maxsi, span, zero);
+    let rounded = b.binary(anchor, arith::addi, span, step);
+    let rounded = b.binary(anchor, arith::subi, rounded, one);
+    b.binary(anchor, arith::divui, rounded, step)
 }
 
 /// The number of blocks for `total` iterations: ceil(total / block) clamped to
@@ -772,4 +803,63 @@ fn collect(op: Op, keep: impl Fn(Op) -> bool) -> Vec<Op> {
         melior::ir::operation::WalkResult::Advance
     });
     out
+}
+
+/// Whether `op` may appear in a loop body whose iterations are to run in parallel
+/// (`atomics`, `scans`): pure arithmetic, structured control flow, loads, stores and
+/// shape queries. Anything else (a call, a copy, an allocation) could have effects that
+/// order the iterations in a way the analyses do not see.
+pub(super) fn allowed(op: Op) -> bool {
+    let name = ir::op_name(op);
+    ["arith.", "math.", "complex.", "index."].iter().any(|p| name.starts_with(p))
+        || matches!(
+            name.as_str(),
+            "scf.for"
+                | "scf.if"
+                | "scf.yield"
+                | "scf.while"
+                | "scf.condition"
+                | "memref.load"
+                | "memref.store"
+                | "memref.dim"
+                | "ub.poison"
+        )
+}
+
+/// The buffer a view (`memref.cast`, `subview`, `reinterpret_cast`, …) is of, through
+/// any chain of views; a buffer that is no view is its own root.
+pub(super) fn root(buffer: Val) -> Val {
+    let mut current = buffer;
+    while let Some(d) = ir::defining_op(current) {
+        let view = matches!(
+            ir::op_name(d).as_str(),
+            "memref.cast"
+                | "memref.subview"
+                | "memref.reinterpret_cast"
+                | "memref.collapse_shape"
+                | "memref.expand_shape"
+                | "memref.view"
+                | "memref.transpose"
+                | "memref.memory_space_cast"
+                | "memref.assume_alignment"
+        );
+        if !view {
+            break;
+        }
+        current = ir::operands(d)[0];
+    }
+    current
+}
+
+/// Whether `value` is defined outside `op` (not by an op in it, not as an argument of one
+/// of its blocks).
+pub(super) fn defined_outside(value: Val, op: Op) -> bool {
+    match ir::defining_op(value) {
+        Some(d) => !ir::is_within(d, op),
+        None => {
+            // SAFETY: a block argument of a live block.
+            let owner = unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value)) };
+            owner.ptr.is_null() || !ir::is_within(owner, op)
+        }
+    }
 }

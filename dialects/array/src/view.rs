@@ -463,6 +463,11 @@ pub const INTEGER_REGROUPABLE: &[&str] = &[
     "arith.minui",
 ];
 
+/// The floating-point `arith` ops that are associative and commutative up to rounding:
+/// one may be regrouped where it carries the `fastmath` flag `reassoc`
+/// ([`allows_reassociation`]).
+pub const REASSOCIABLE_FLOAT: &[&str] = &["arith.addf", "arith.mulf"];
+
 /// Whether a fold's or scan's element function `body` (`^bb0(%acc, %x)`) is one op that
 /// is associative and commutative, applied to the accumulator and the element (`acc ⊕ x`
 /// or `x ⊕ acc`) and yielded, so that folding in any order and grouping (from the right,
@@ -474,8 +479,6 @@ pub const INTEGER_REGROUPABLE: &[&str] = &[
 /// errs towards `false`.
 pub fn combine_commutes<'c, 'a>(body: RegionRef<'c, 'a>) -> bool {
     use melior::ir::{RegionLike, block::BlockLike};
-    // Floating-point ops that are associative and commutative up to rounding.
-    const REASSOCIABLE: &[&str] = &["arith.addf", "arith.mulf"];
     let Some(block) = body.first_block() else { return false };
     let (Ok(acc), Ok(x), 2) = (block.argument(0), block.argument(1), block.argument_count()) else { return false };
     let (acc, x): (Value, Value) = (acc.into(), x.into());
@@ -497,12 +500,12 @@ pub fn combine_commutes<'c, 'a>(body: RegionRef<'c, 'a>) -> bool {
     };
     let result: Value = result.into();
     let regroupable =
-        INTEGER_REGROUPABLE.contains(&name) || (REASSOCIABLE.contains(&name) && allows_reassociation(&combine));
+        INTEGER_REGROUPABLE.contains(&name) || (REASSOCIABLE_FLOAT.contains(&name) && allows_reassociation(&combine));
     regroupable && ((a == acc && b == x) || (a == x && b == acc)) && yielded == result
 }
 
 /// Whether `op`'s `fastmath` flags include `reassoc` (`fast` includes it).
-fn allows_reassociation<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
+pub fn allows_reassociation<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> bool {
     op.attribute("fastmath").is_ok_and(|flags| {
         let flags = flags.to_string();
         let inner = flags.trim_start_matches("#arith.fastmath<").trim_end_matches('>');

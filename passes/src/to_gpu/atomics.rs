@@ -16,7 +16,7 @@
 //! is needed); any other nest is left alone (it then runs as a one-thread kernel, which
 //! `array-gpu-kernels` reports).
 
-use super::collect;
+use super::{allowed, collect, defined_outside, root};
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::{Builder, ty, vs};
 use melior::ir::{Identifier, attribute::IntegerAttribute, r#type::IntegerType};
@@ -72,14 +72,14 @@ fn atomic_kind(combine: &str) -> Option<AtomicKind> {
 
 /// Rewrites the `scf.for` nest `op` as an `scf.parallel` whose read-modify-writes are
 /// `memref.atomic_rmw`s, when its iterations interact only through such updates; returns
-/// the new loop, or `None` (and changes nothing) otherwise.
-pub(super) fn parallel_updates(b: &Builder, op: Op) -> Option<Op> {
+/// the new loop, or why not (and changes nothing).
+pub(super) fn parallel_updates(b: &Builder, op: Op) -> Result<Op, String> {
     let nest = Nest::of(op)?;
     let updates = nest.independent()?;
     if updates.is_empty() {
         // Nothing to make atomic: such a nest is not a scatter, and the sequential loops
         // that carry no value are `array-to-loops`' choice for a reason this does not see.
-        return None;
+        return Err("it has no read-modify-write to make atomic".into());
     }
     let (parallel, ivs, end) = b.parallel_range(op, &nest.lower, &nest.upper, &nest.step, &[]);
     let innermost = *nest.loops.last().expect("a nest has a loop");
@@ -119,11 +119,11 @@ pub(super) fn parallel_updates(b: &Builder, op: Op) -> Option<Op> {
     }
     // SAFETY: the nest has no results and its body was moved out.
     unsafe { ir::erase(op) };
-    Some(parallel)
+    Ok(parallel)
 }
 
 impl Nest {
-    fn of(op: Op) -> Option<Nest> {
+    fn of(op: Op) -> Result<Nest, String> {
         let mut nest = Nest { loops: vec![], ivs: vec![], lower: vec![], upper: vec![], step: vec![] };
         let mut current = op;
         loop {
@@ -131,14 +131,14 @@ impl Nest {
                 || !ir::results(current).is_empty()
                 || ir::int_attribute(current, "unsignedCmp").is_some()
             {
-                return None;
+                return Err("it is not a nest of scf.for loops without carried values".into());
             }
             let operands = ir::operands(current);
             // The bounds of every loop are computed outside the nest (an inner loop whose
             // bounds depend on an outer index is not a rectangular iteration space, which
             // `scf.parallel` requires).
             if !operands.iter().all(|o| defined_outside(*o, op)) {
-                return None;
+                return Err("an inner loop's bounds depend on an outer loop".into());
             }
             let body = ir::first_block(ir::region(current, 0));
             nest.loops.push(current);
@@ -149,7 +149,7 @@ impl Nest {
             let ops = ir::block_ops(body);
             match ops[..] {
                 [inner, _] if ir::op_name(inner) == "scf.for" => current = inner,
-                _ => return Some(nest),
+                _ => return Ok(nest),
             }
         }
     }
@@ -172,15 +172,15 @@ impl Nest {
     ///      access to B), whose combine is commutative and associative with an atomic form
     ///      ([`atomic_kind`]): any order of the updates of an element gives its sequential
     ///      value, and an atomic update cannot lose another.
-    fn independent(&self) -> Option<Vec<Update>> {
-        let innermost = *self.loops.last()?;
+    fn independent(&self) -> Result<Vec<Update>, String> {
+        let innermost = *self.loops.last().expect("a nest has a loop");
         let body = ir::first_block(ir::region(innermost, 0));
         let mut ops = Vec::new();
         for top in ir::block_ops(body) {
             ops.extend(collect(top, |_| true));
         }
-        if !ops.iter().all(|o| allowed(*o)) {
-            return None;
+        if let Some(other) = ops.iter().find(|o| !allowed(**o)) {
+            return Err(format!("its body has '{}'", ir::op_name(*other)));
         }
         let loads: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.load").collect();
         let stores: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.store").collect();
@@ -202,7 +202,7 @@ impl Nest {
                 .chain(stores.iter().map(|s| store_buffer(*s)))
                 .any(|other| !ir::same_value(other, buffer) && ir::same_value(root(other), buffer));
             if !is_alloc || aliased {
-                return None;
+                return Err("it writes a buffer that is not a fresh allocation accessed directly".into());
             }
             let its_loads: Vec<Op> =
                 loads.iter().copied().filter(|l| ir::same_value(load_buffer(*l), buffer)).collect();
@@ -217,11 +217,13 @@ impl Nest {
                 continue;
             }
             match (&its_loads[..], &its_stores[..]) {
-                ([load], [store]) => updates.push(read_modify_write(*load, *store)?),
-                _ => return None,
+                ([load], [store]) => updates.push(read_modify_write(*load, *store).ok_or(
+                    "its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits)",
+                )?),
+                _ => return Err("it writes a buffer at positions shared by iterations, not as one read-modify-write".into()),
             }
         }
-        Some(updates)
+        Ok(updates)
     }
 }
 
@@ -259,61 +261,4 @@ fn read_modify_write(load: Op, store: Op) -> Option<Update> {
         && one_block(load, combine)
         && one_block(combine, store))
     .then_some(Update { load, combine, store, kind, value })
-}
-
-/// Whether `op` may appear in an independent nest's body: pure arithmetic, structured
-/// control flow, loads, stores and shape queries.
-fn allowed(op: Op) -> bool {
-    let name = ir::op_name(op);
-    ["arith.", "math.", "complex.", "index."].iter().any(|p| name.starts_with(p))
-        || matches!(
-            name.as_str(),
-            "scf.for"
-                | "scf.if"
-                | "scf.yield"
-                | "scf.while"
-                | "scf.condition"
-                | "memref.load"
-                | "memref.store"
-                | "memref.dim"
-                | "ub.poison"
-        )
-}
-
-/// The buffer a view (`memref.cast`, `subview`, `reinterpret_cast`, …) is of, through
-/// any chain of views; a buffer that is no view is its own root.
-fn root(buffer: Val) -> Val {
-    let mut current = buffer;
-    while let Some(d) = ir::defining_op(current) {
-        let view = matches!(
-            ir::op_name(d).as_str(),
-            "memref.cast"
-                | "memref.subview"
-                | "memref.reinterpret_cast"
-                | "memref.collapse_shape"
-                | "memref.expand_shape"
-                | "memref.view"
-                | "memref.transpose"
-                | "memref.memory_space_cast"
-                | "memref.assume_alignment"
-        );
-        if !view {
-            break;
-        }
-        current = ir::operands(d)[0];
-    }
-    current
-}
-
-/// Whether `value` is defined outside `op` (not by an op in it, not as an argument of one
-/// of its blocks).
-fn defined_outside(value: Val, op: Op) -> bool {
-    match ir::defining_op(value) {
-        Some(d) => !ir::is_within(d, op),
-        None => {
-            // SAFETY: a block argument of a live block.
-            let owner = unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value)) };
-            owner.ptr.is_null() || !ir::is_within(owner, op)
-        }
-    }
 }

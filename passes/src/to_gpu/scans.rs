@@ -1,0 +1,405 @@
+//! Sequential loops that carry a regroupable combine, as three parallel phases.
+//!
+//! `array-to-loops` lowers a scan (seed 000 §2: `scanl`/`scanr`, inclusive or exclusive),
+//! a filter's compaction and an expand's placement (seed 004) to one `scf.for` carrying
+//! an accumulator: `acc' = acc ⊕ x(k)`, with `x(k)` computed from iteration `k` alone, and
+//! the body storing `acc` or `acc'` (a scan's output), or storing at position `acc` (a
+//! filter's kept element, `⊕` = `+`, `x` = 1 when kept) or at `acc .. acc + x` (an
+//! expand's segment). When `⊕` may be regrouped (associative; [`regroupable`]), the loop
+//! runs as the classic three phases over chunks of consecutive iterations:
+//!
+//! 1. **Partials** (parallel over chunks): each chunk runs the loop's body from the
+//!    combine's identity, without its stores: the chunk's `x(lo) ⊕ … ⊕ x(hi-1)`.
+//! 2. **Offsets** (one thread, over the chunks only): an exclusive scan of the partials
+//!    from the loop's initial value, `init ⊕ P0 ⊕ … ⊕ P(c-1)` for chunk `c`, and the total,
+//!    the loop's result.
+//! 3. **Rescan** (parallel over chunks): each chunk runs the original body, stores
+//!    included, from its offset: by associativity every iteration sees the accumulator the
+//!    sequential loop gives it, so it computes and stores the same values.
+//!
+//! Phase 3 runs chunks concurrently, so it is sound only when the iterations of different
+//! chunks do not interact through memory; [`Analysis::of`] lists the conditions and why
+//! each suffices. A loop that writes nothing (a total, such as an expand's output size)
+//! needs phases 1 and 2 only.
+
+use super::{
+    Combiner, Shape, alloc, allowed, collect, dealloc, defined_outside, one_thread_kernel, parallel_kernel, root,
+    trip_count,
+};
+use crate::ir::{self, Op, Val};
+use crate::to_loops::builder::Builder;
+use melior::{dialect::arith, ir::OperationRef};
+use mlir_sys::*;
+use std::collections::HashSet;
+
+/// At most this many chunks: phase 2 combines the partials in one thread, so their number
+/// bounds its sequential work (65536 steps, against the 10^7 of a one-thread scan of
+/// 10^7 elements), while leaving enough chunks to fill a GPU's threads.
+const MAX_CHUNKS: i64 = 65536;
+/// At least this many iterations per chunk: a chunk's two passes over its elements (phases
+/// 1 and 3) amortise its partial; it also makes small inputs span several iterations per
+/// chunk, which the tests then exercise.
+const MIN_CHUNK: i64 = 16;
+
+/// How a carried value is updated in one iteration.
+#[derive(Clone, Copy)]
+enum Update {
+    /// `acc' = acc ⊕ x` (either operand order).
+    Always { x: Val },
+    /// `acc' = scf.if p { acc ⊕ x } else { acc }` (or the branches swapped): `x` is added
+    /// only where `p` holds; `kept_region` is the region of the `scf.if` that combines.
+    Guarded { if_op: Op, kept_region: isize, x: Val },
+}
+
+/// Where a store of the loop body writes, in terms of the iteration.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Position {
+    /// At the loop's induction variable `k`.
+    Iteration,
+    /// At carried value `j` (a filter's compaction).
+    Carried(usize),
+    /// At carried value `j` plus the index of an inner loop over `0..x` (an expand).
+    Segment(usize),
+}
+
+/// A loop that the three phases may run.
+struct Analysis {
+    combiners: Vec<Combiner>,
+    /// Whether the body stores anything (phase 3 is needed).
+    writes: bool,
+}
+
+/// Runs `scf.for` `op` as the three phases when [`Analysis::of`] admits it, making the
+/// phases' kernels; or says why not (and changes nothing).
+pub(super) fn three_phase(b: &Builder, op: Op, shape: Shape) -> Result<(), String> {
+    let analysis = Analysis::of(op)?;
+    let operands = ir::operands(op);
+    let (lower, upper, step, inits) = (operands[0], operands[1], operands[2], operands[3..].to_vec());
+    let types: Vec<MlirType> = inits.iter().map(|i| ir::value_type(*i)).collect();
+
+    // The chunks: `chunk` iterations each (the last may have fewer), `chunks` of them.
+    let trips = trip_count(b, op, [lower, upper, step]);
+    let most = b.constant_index(op, MAX_CHUNKS);
+    let least = b.constant_index(op, MIN_CHUNK);
+    let chunk = ceil_div(b, op, trips, most);
+    let chunk = b.binary(op, arith::maxui, chunk, least);
+    let chunks = ceil_div(b, op, trips, chunk);
+    let span = b.binary(op, arith::muli, chunk, step);
+    // Iterations lower + (c·chunk + i)·step for i < chunk, below upper.
+    let chunk_bounds = |anchor: Op, c: Val| {
+        let offset = b.binary(anchor, arith::muli, c, span);
+        let first = b.binary(anchor, arith::addi, lower, offset);
+        let end = b.binary(anchor, arith::addi, first, span);
+        let end = b.binary(anchor, arith::minsi, end, upper);
+        (first, end)
+    };
+    let partials: Vec<Val> = types.iter().map(|t| alloc(b, op, *t, Some(chunks))).collect();
+    let zero = b.constant_index(op, 0);
+    let one = b.constant_index(op, 1);
+
+    // Phase 1: each chunk's partial, from the identity, without the stores.
+    let (phase1, c, end) = b.parallel_range(op, &[zero], &[chunks], &[one], &[]);
+    let (first, last) = chunk_bounds(end, c[0]);
+    let identities: Vec<Val> = analysis.combiners.iter().zip(&types).map(|(k, t)| k.identity(b, end, *t)).collect();
+    // SAFETY: cloning a live op; the clone is inserted into the new loop's block at once.
+    let copy = unsafe {
+        let copy = mlirOperationClone(op);
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(end), end, copy);
+        copy
+    };
+    let mut copy_operands = vec![first, last, step];
+    copy_operands.extend_from_slice(&identities);
+    ir::set_operands(copy, &copy_operands);
+    for store in collect(copy, |o| ir::op_name(o) == "memref.store") {
+        // SAFETY: a store has no results.
+        unsafe { ir::erase(store) };
+    }
+    for (value, partial) in ir::results(copy).into_iter().zip(&partials) {
+        b.store(end, value, *partial, &c);
+    }
+
+    // Phase 2: the exclusive scan of the partials from the initial values, in place; the
+    // totals are the loop's results.
+    let (phase2, c, accumulators, yield_op) = b.for_range(op, [zero, chunks, one], &inits);
+    let mut next = Vec::new();
+    for (k, partial) in partials.iter().enumerate() {
+        let p = b.load(yield_op, *partial, &[c]);
+        b.store(yield_op, accumulators[k], *partial, &[c]);
+        next.push(analysis.combiners[k].apply(b, yield_op, accumulators[k], p));
+    }
+    ir::set_operands(yield_op, &next);
+    for (result, total) in ir::results(op).into_iter().zip(ir::results(phase2)) {
+        ir::replace_uses_where(result, total, |_| true);
+    }
+
+    // Phase 3: each chunk reruns the loop, stores included, from its offset.
+    let phase3 = analysis.writes.then(|| {
+        let (phase3, c, end) = b.parallel_range(op, &[zero], &[chunks], &[one], &[]);
+        let (first, last) = chunk_bounds(end, c[0]);
+        let mut loop_operands = vec![first, last, step];
+        loop_operands.extend(partials.iter().map(|p| b.load(end, *p, &c)));
+        ir::move_before(op, end);
+        ir::set_operands(op, &loop_operands);
+        phase3
+    });
+    let after = ir::next_in_block(phase3.unwrap_or(phase2));
+    for partial in &partials {
+        dealloc(b, after, *partial);
+    }
+    if phase3.is_none() {
+        // SAFETY: its results were replaced by the totals.
+        unsafe { ir::erase(op) };
+    }
+    parallel_kernel(b, phase1, shape);
+    one_thread_kernel(b, phase2);
+    if let Some(phase3) = phase3 {
+        parallel_kernel(b, phase3, shape);
+    }
+    Ok(())
+}
+
+fn ceil_div(b: &Builder, anchor: Op, n: Val, d: Val) -> Val {
+    let one = b.constant_index(anchor, 1);
+    let rounded = b.binary(anchor, arith::addi, n, d);
+    let rounded = b.binary(anchor, arith::subi, rounded, one);
+    b.binary(anchor, arith::divui, rounded, d)
+}
+
+impl Analysis {
+    /// The analysis of `op`, if the three phases compute what it computes:
+    ///
+    /// 1. `op` is an `scf.for` with carried values, its body only pure ops, loads and
+    ///    stores ([`allowed`]).
+    /// 2. Every carried value `acc` is updated as `acc ⊕ x` or `if p { acc ⊕ x } else
+    ///    { acc }` ([`Update`]) with `⊕` regroupable and `x`, `p` not depending on any
+    ///    carried value (`tainted`): then a chunk's effect on `acc` is `⊕` of its `x`s,
+    ///    which phase 1 computes from the identity, and phase 3 sees the sequential
+    ///    accumulators (associativity).
+    /// 3. Every buffer stored to is a `memref.alloc` accessed through that value only
+    ///    (no view of it and no other buffer can alias it), is never loaded in the loop
+    ///    (phase 1 drops the stores, so a load could see other data; and no iteration
+    ///    reads another's writes), and is written at one kind of [`Position`], which makes
+    ///    the positions of different iterations disjoint:
+    ///    * `Iteration`: the iteration's own `k` (or `k ± c`, `c - k`: one-to-one);
+    ///    * `Carried(j)`: `acc_j`, inside the combining branch of its `Guarded` update with
+    ///      `⊕ = addi` and `x = 1`: the iterations that write it see distinct `acc_j`
+    ///      (each such iteration adds 1, the others 0);
+    ///    * `Segment(j)`: `acc_j + t` with `t` the index of an inner loop over `0..x`,
+    ///      step 1, for the `Always` update `acc_j + x` of `acc_j`, `x ≥ 0` provably
+    ///      (`non_negative`): iteration `k` writes `[acc_j, acc_j + x)`, and these ranges
+    ///      follow one another without overlap.
+    fn of(op: Op) -> Result<Analysis, String> {
+        if ir::op_name(op) != "scf.for" || ir::results(op).is_empty() || ir::int_attribute(op, "unsignedCmp").is_some()
+        {
+            return Err("it is not an scf.for carrying values".into());
+        }
+        let body = ir::first_block(ir::region(op, 0));
+        let arguments = ir::block_arguments(body);
+        let (iv, carried) = (arguments[0], &arguments[1..]);
+        let yielded = ir::operands(ir::terminator(body));
+        let mut ops = Vec::new();
+        for top in ir::block_ops(body) {
+            ops.extend(collect(top, |_| true));
+        }
+        if let Some(other) = ops.iter().find(|o| !allowed(**o)) {
+            return Err(format!("its body has '{}'", ir::op_name(*other)));
+        }
+        let tainted = tainted(carried, &ops);
+        let is_tainted = |v: Val| tainted.contains(&(v.ptr as usize));
+        let mut combiners = Vec::new();
+        let mut updates = Vec::new();
+        for (acc, y) in carried.iter().zip(&yielded) {
+            let (combiner, update) = update_of(*acc, *y, &is_tainted).ok_or(
+                "a carried value is not updated by a regroupable combine with a value independent of the carried ones",
+            )?;
+            combiners.push(combiner);
+            updates.push(update);
+        }
+
+        let loads: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.load").collect();
+        let stores: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.store").collect();
+        let accessed: Vec<Val> =
+            loads.iter().map(|l| ir::operands(*l)[0]).chain(stores.iter().map(|s| ir::operands(*s)[1])).collect();
+        let mut positions: Vec<(Val, Position)> = Vec::new();
+        for store in &stores {
+            let operands = ir::operands(*store);
+            let (buffer, indices) = (operands[1], &operands[2..]);
+            let fresh = ir::defining_op(buffer).is_some_and(|d| ir::op_name(d) == "memref.alloc");
+            let aliased = accessed.iter().any(|a| !ir::same_value(*a, buffer) && ir::same_value(root(*a), buffer));
+            let loaded = loads.iter().any(|l| ir::same_value(ir::operands(*l)[0], buffer));
+            if !fresh || aliased {
+                return Err("it writes a buffer that is not a fresh allocation accessed directly".into());
+            }
+            if loaded || indices.len() != 1 {
+                return Err("it reads a buffer it writes, or writes a buffer of rank other than 1".into());
+            }
+            let position = position_of(*store, indices[0], iv, carried, &combiners, &updates, op).ok_or(
+                "a store's position is not provably distinct between iterations (k, an accumulator that adds 1, or a segment of a non-negative length)",
+            )?;
+            match positions.iter().find(|(b, _)| ir::same_value(*b, buffer)) {
+                Some((_, p)) if *p != position => {
+                    return Err("it writes a buffer at two kinds of position".into());
+                }
+                Some(_) => {}
+                None => positions.push((buffer, position)),
+            }
+        }
+        Ok(Analysis { combiners, writes: !stores.is_empty() })
+    }
+}
+
+/// The values of `ops` that depend on the `carried` values: results of an op with a
+/// dependent operand, and (conservatively) every result and block argument of an op whose
+/// regions use one, or yield one.
+fn tainted(carried: &[Val], ops: &[Op]) -> HashSet<usize> {
+    let mut tainted: HashSet<usize> = carried.iter().map(|v| v.ptr as usize).collect();
+    loop {
+        let before = tainted.len();
+        for op in ops {
+            let uses_tainted = collect(*op, |_| true)
+                .into_iter()
+                .any(|inner| ir::operands(inner).iter().any(|v| tainted.contains(&(v.ptr as usize))));
+            if uses_tainted {
+                tainted.extend(ir::results(*op).iter().map(|v| v.ptr as usize));
+                for r in 0..ir::region_count(*op) {
+                    for block in ir::region_blocks(ir::region(*op, r as isize)) {
+                        tainted.extend(ir::block_arguments(block).iter().map(|v| v.ptr as usize));
+                    }
+                }
+            }
+        }
+        if tainted.len() == before {
+            return tainted;
+        }
+    }
+}
+
+/// The combine and the form of the update `y` of carried value `acc` ([`Update`]).
+fn update_of(acc: Val, y: Val, is_tainted: &impl Fn(Val) -> bool) -> Option<(Combiner, Update)> {
+    let combine_of = |value: Val| -> Option<(Combiner, Val)> {
+        let d = ir::defining_op(value)?;
+        let combiner = regroupable(d)?;
+        let x = match ir::operands(d)[..] {
+            [a, x] | [x, a] if ir::same_value(a, acc) && !ir::same_value(x, acc) => x,
+            _ => return None,
+        };
+        (!is_tainted(x)).then_some((combiner, x))
+    };
+    if let Some((combiner, x)) = combine_of(y) {
+        return Some((combiner, Update::Always { x }));
+    }
+    let if_op = ir::defining_op(y)?;
+    if ir::op_name(if_op) != "scf.if" || is_tainted(ir::operands(if_op)[0]) {
+        return None;
+    }
+    let result = ir::results(if_op).iter().position(|r| ir::same_value(*r, y))?;
+    let yielded = |region: isize| -> Option<Val> {
+        let blocks = ir::region_blocks(ir::region(if_op, region));
+        Some(ir::operands(ir::terminator(*blocks.first()?))[result])
+    };
+    let (then_value, else_value) = (yielded(0)?, yielded(1)?);
+    let (kept_region, (combiner, x)) = if ir::same_value(else_value, acc) {
+        (0, combine_of(then_value)?)
+    } else if ir::same_value(then_value, acc) {
+        (1, combine_of(else_value)?)
+    } else {
+        return None;
+    };
+    Some((combiner, Update::Guarded { if_op, kept_region, x }))
+}
+
+/// The combine of `op` if it may be regrouped: an integer op of
+/// [`array_dialect::view::INTEGER_REGROUPABLE`] (bit for bit), or a float add or multiply
+/// carrying `fastmath<reassoc>` (the program's permission).
+fn regroupable(op: Op) -> Option<Combiner> {
+    let name = ir::op_name(op);
+    let integer = array_dialect::view::INTEGER_REGROUPABLE.iter().find(|c| **c == name);
+    let float = array_dialect::view::REASSOCIABLE_FLOAT.iter().find(|c| **c == name).filter(|_| {
+        // SAFETY: a live op of the function being rewritten.
+        array_dialect::view::allows_reassociation(&unsafe { OperationRef::from_raw(op) })
+    });
+    let known = integer.or(float)?;
+    (ir::operands(op).len() == 2).then_some(Combiner { op: known })
+}
+
+/// Where `store` (in the body of `op`) writes, given its single `index` ([`Position`]).
+fn position_of(
+    store: Op,
+    index: Val,
+    iv: Val,
+    carried: &[Val],
+    combiners: &[Combiner],
+    updates: &[Update],
+    op: Op,
+) -> Option<Position> {
+    if injective_in(index, iv, op) {
+        return Some(Position::Iteration);
+    }
+    let carried_index = |v: Val| carried.iter().position(|c| ir::same_value(*c, v));
+    let adds = |j: usize| combiners[j].op == "arith.addi";
+    if let Some(j) = carried_index(index) {
+        let Update::Guarded { if_op, kept_region, x } = updates[j] else { return None };
+        let inside_kept = ir::region_blocks(ir::region(if_op, kept_region))
+            .into_iter()
+            .any(|block| ir::block_ops(block).into_iter().any(|o| ir::is_within(store, o)));
+        return (adds(j) && constant(x) == Some(1) && inside_kept).then_some(Position::Carried(j));
+    }
+    let sum = ir::defining_op(index).filter(|d| ir::op_name(*d) == "arith.addi")?;
+    let (j, t) = match ir::operands(sum)[..] {
+        [a, t] if carried_index(a).is_some() => (carried_index(a)?, t),
+        [t, a] if carried_index(a).is_some() => (carried_index(a)?, t),
+        _ => return None,
+    };
+    let Update::Always { x } = updates[j] else { return None };
+    // `t` is the induction variable of a loop around the store, inside `op`, over `0..x`.
+    // SAFETY: a block argument (checked) of a live block.
+    let inner = unsafe {
+        if !mlirValueIsABlockArgument(t) {
+            return None;
+        }
+        mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(t))
+    };
+    let over_segment = ir::op_name(inner) == "scf.for"
+        && !ir::same_op(inner, op)
+        && ir::is_within(inner, op)
+        && ir::is_within(store, inner)
+        && ir::same_value(ir::block_arguments(ir::first_block(ir::region(inner, 0)))[0], t)
+        && constant(ir::operands(inner)[0]) == Some(0)
+        && constant(ir::operands(inner)[2]) == Some(1)
+        && (ir::same_value(ir::operands(inner)[1], x)
+            || constant(ir::operands(inner)[1]).is_some_and(|u| constant(x) == Some(u)))
+        && defined_outside(x, inner);
+    (adds(j) && over_segment && non_negative(x)).then_some(Position::Segment(j))
+}
+
+/// Whether `index` is `iv`, `iv + c`, `c + iv`, `iv - c` or `c - iv` for a `c` defined
+/// outside `op`: a one-to-one function of the iteration (a right scan visits `n-1-k`).
+fn injective_in(index: Val, iv: Val, op: Op) -> bool {
+    if ir::same_value(index, iv) {
+        return true;
+    }
+    let Some(d) = ir::defining_op(index) else { return false };
+    let name = ir::op_name(d);
+    let operands = ir::operands(d);
+    (name == "arith.addi" || name == "arith.subi")
+        && operands.len() == 2
+        && ((ir::same_value(operands[0], iv) && defined_outside(operands[1], op))
+            || (ir::same_value(operands[1], iv) && defined_outside(operands[0], op)))
+}
+
+/// The value of an integer `arith.constant`, if `v` is one.
+fn constant(v: Val) -> Option<i64> {
+    let op = ir::defining_op(v)?;
+    (ir::op_name(op) == "arith.constant").then(|| ir::int_attribute_inherent(op, "value")).flatten()
+}
+
+/// Whether `v` is provably at least 0 (as a signed integer): a constant that is, or
+/// `max(_, c)` with such a constant `c` (`arith.maxsi`).
+fn non_negative(v: Val) -> bool {
+    if constant(v).is_some_and(|c| c >= 0) {
+        return true;
+    }
+    ir::defining_op(v).is_some_and(|d| {
+        ir::op_name(d) == "arith.maxsi" && ir::operands(d).iter().any(|o| constant(*o).is_some_and(|c| c >= 0))
+    })
+}
