@@ -27,13 +27,17 @@
 //! * Control flow of the host (`scf.for`, `scf.while`, `scf.if`, … whose regions hold a
 //!   parallel loop, such as bfs's frontier loop, or a call, such as quadtree's recursion)
 //!   stays on the host; its regions are converted the same way.
-//! * Any other loop, and any other op that reads or writes buffer elements (an `scf.for`
-//!   carrying a scan or a fold whose combine may not be regrouped,
-//!   filter compaction, an ordered scatter) → a **one-thread
+//! * An `scf.for` carrying values updated by a regroupable combine (a scan, a filter's
+//!   compaction, an expand's placement) → **three phases** over chunks of iterations
+//!   (`scans`): partials, their exclusive scan, the chunks rerun from their offsets.
+//! * An `scf.for` nest without carried values whose read-modify-writes combine
+//!   commutatively (a scatter-add) → a parallel kernel of **atomic updates** (`atomics`).
+//! * Any other loop, and any other op that reads or writes buffer elements (a scan of a
+//!   subtraction, an arg-max, a scatter whose last write wins) → a **one-thread
 //!   kernel** (grid 1, block 1), which keeps the data on the device; its scalar results
 //!   come back through one-element buffers read by the host after the launch. This is the
-//!   sequential form, and it is reported (a remark per kernel), not hidden: the parallel
-//!   forms of scans, filters and scatters are not built yet.
+//!   sequential form, and it is reported (a remark per kernel, naming the condition of
+//!   `scans` or `atomics` the loop broke), not hidden.
 //! * Everything else (single loads and stores of elements, such as a rank-0 result;
 //!   constants, sizes, `memref.alloc`/`dealloc`, casts, scalar arithmetic, calls) stays
 //!   on the host.
@@ -68,7 +72,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-gpu-kernels",
-    description: "Make the bufferized loop nests of array-to-loops GPU kernels (gpu.launch): grid-stride kernels for parallel loops, two-kernel block reductions for parallel reductions, one-thread kernels (reported) for sequential nests",
+    description: "Make the bufferized loop nests of array-to-loops GPU kernels (gpu.launch): grid-stride kernels for parallel loops, two-kernel block reductions for parallel reductions, three-phase scans for loops carrying a regroupable combine, atomic updates for commutative scatters, one-thread kernels (reported) for other sequential nests",
     anchor: Some("func.func"),
     dependent_dialects: &[
         mlirGetDialectHandle__gpu__,

@@ -10,7 +10,8 @@
 //! float sum may differ from the GPU's in the last bits, as the fold's `reassoc` allows).
 //!
 //! What this does not model: races between threads (the kernels of `array-gpu-kernels`
-//! write disjoint elements or, for reductions, only from thread 0), and block-wide
+//! write disjoint elements, update shared ones with `memref.atomic_rmw`, which runs here
+//! in thread order, or, for reductions, write only from thread 0), and block-wide
 //! operations inside control flow, which are refused with an error at the op (the kernels
 //! made here have them only at the top level of the kernel, where every thread reaches them).
 
