@@ -17,4 +17,4 @@ pub mod raw;
 
 pub use check::{CheckOutcome, check_file, check_function};
 pub use jit::{Compiled, compile_file, compile_file_with};
-pub use pipeline::{Threads, Variant, lower_to_llvm, lower_to_llvm_with};
+pub use pipeline::{LaunchShape, Threads, Variant, lower_to_llvm, lower_to_llvm_with};

@@ -24,11 +24,27 @@ pub enum Threads {
     /// `scf.parallel` loops become OpenMP work-sharing loops (`omp.parallel` + `omp.wsloop`);
     /// the compiled code calls the OpenMP runtime (`libomp`, `OMP_NUM_THREADS` threads).
     OpenMp,
-    /// The loop nests made GPU kernels (`array-gpu-kernels`, as for a GPU target) and the
-    /// kernels emulated on the CPU (`array-gpu-emulate`: blocks and threads as loops,
-    /// every thread finishing each segment between block-wide operations before the next
-    /// starts), so the kernels' index arithmetic and reductions are checked without a GPU.
-    GpuEmulated,
+    /// The loop nests made GPU kernels (`array-gpu-kernels`, as for a GPU target, with
+    /// the launch shape given) and the kernels emulated on the CPU (`array-gpu-emulate`:
+    /// blocks and threads as loops, every thread finishing each segment between
+    /// block-wide operations before the next starts), so the kernels' index arithmetic,
+    /// reductions and scans are checked without a GPU.
+    GpuEmulated(LaunchShape),
+}
+
+/// The launch shape of `array-gpu-kernels`' parallel kernels: threads per block and the
+/// most blocks of a grid (beyond which the threads of a grid-stride loop wrap around).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LaunchShape {
+    pub block_size: u32,
+    pub max_blocks: u32,
+}
+
+impl Default for LaunchShape {
+    /// The pass's defaults: 256 threads, 4096 blocks.
+    fn default() -> LaunchShape {
+        LaunchShape { block_size: 256, max_blocks: 4096 }
+    }
 }
 
 /// After `array-to-loops`, down to the LLVM dialect (as verified in tests/src/lowering.rs).
@@ -38,10 +54,16 @@ pub enum Threads {
 pub fn to_llvm(threads: Threads) -> String {
     // With OpenMP, the parallel bodies sit in `memref.alloca_scope` regions, which must be
     // lowered (by finalize-memref-to-llvm) before convert-scf-to-cf makes them multi-block.
+    let gpu_emulated = match threads {
+        Threads::GpuEmulated(LaunchShape { block_size, max_blocks }) => format!(
+            "func.func(array-gpu-kernels{{block-size={block_size} max-blocks={max_blocks}}}, array-gpu-emulate), "
+        ),
+        _ => String::new(),
+    };
     let (scf_to_openmp, memref_first, openmp_to_llvm) = match threads {
         Threads::Sequential => ("", false, ""),
         Threads::OpenMp => ("convert-scf-to-openmp, ", true, "convert-openmp-to-llvm, "),
-        Threads::GpuEmulated => ("func.func(array-gpu-kernels, array-gpu-emulate), ", false, ""),
+        Threads::GpuEmulated(_) => (gpu_emulated.as_str(), false, ""),
     };
     let memref = "expand-strided-metadata, finalize-memref-to-llvm, ";
     let (memref_before, memref_after) = if memref_first { (memref, "") } else { ("", memref) };

@@ -6,9 +6,9 @@
 //! `fuse_roundtrip::random_program`), so the comparison is exact; and every cluster the
 //! analysis chose for them is lowered as one loop nest. Inputs come from the runner's generator, with extents from 0 (empty arrays) up.
 
-use fusion_codegen::Threads;
 use fusion_codegen::check::{CheckOutcome, check_file_with_threads};
 use fusion_codegen::inputs::generate_args;
+use fusion_codegen::{LaunchShape, Threads};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -107,19 +107,24 @@ fn gpu_cases() -> u32 {
 proptest! {
     #![proptest_config(ProptestConfig { cases: gpu_cases(), failure_persistence: None, ..ProptestConfig::default() })]
     /// The same with every loop nest a GPU kernel (`array-gpu-kernels`: grid-stride
-    /// kernels, two-kernel block reductions, one-thread sequential nests), the kernels
-    /// emulated on the CPU block by block and thread by thread (`array-gpu-emulate`).
-    /// Sizes up to 600 give up to three blocks of 256 threads, so the reductions'
-    /// partials of several blocks are combined.
+    /// kernels, two-kernel block reductions, three-phase scans, atomic scatters,
+    /// one-thread sequential nests), the kernels emulated on the CPU block by block and
+    /// thread by thread (`array-gpu-emulate`). The launch shape is drawn too: blocks of
+    /// 32 to 256 threads, grids of at most 1 to 4 blocks, so with up to 600 elements the
+    /// threads of a grid-stride loop wrap around, and the partials of several blocks
+    /// are combined; the default shape (256 × 4096) is the one `--gpu-sim` checks.
     #[test]
     fn random_programs_agree_as_emulated_gpu_kernels(
         program_seed in any::<u64>(),
         ops in 3usize..16,
         input_seed in any::<u64>(),
         size in 0usize..600,
+        warps in 1u32..=8,
+        max_blocks in 1u32..=4,
     ) {
         let source = crate::fuse_roundtrip::random_program(program_seed, ops);
-        assert_all_match_with(&source, input_seed, size, Threads::GpuEmulated);
+        let shape = LaunchShape { block_size: 32 * warps, max_blocks };
+        assert_all_match_with(&source, input_seed, size, Threads::GpuEmulated(shape));
     }
 }
 

@@ -22,7 +22,7 @@
 
 use fusion_codegen::check::{CheckOutcome, FileJit, check_function, load_fused, runnable_functions};
 use fusion_codegen::inputs::{generate_args, read_args, shipped_inputs, show};
-use fusion_codegen::{Threads, Variant, npy};
+use fusion_codegen::{LaunchShape, Threads, Variant, npy};
 use fusion_interpreter::{FunctionInfo, InterpError, Interpreter, Value};
 use std::path::{Path, PathBuf};
 
@@ -198,7 +198,7 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
     let fused_interpreter = fused.as_ref().map(Interpreter::new);
     let threads = match (options.openmp, options.gpu_sim) {
         (true, _) => Threads::OpenMp,
-        (_, true) => Threads::GpuEmulated,
+        (_, true) => Threads::GpuEmulated(LaunchShape::default()),
         _ => Threads::Sequential,
     };
     let mut unfused_jit = FileJit::new(path, Variant::Unfused).with_threads(threads);
