@@ -52,6 +52,7 @@
 //!
 //! A summary remark per function counts the kernels of each kind.
 
+mod accesses;
 mod atomics;
 pub mod emulate;
 mod scans;
@@ -809,52 +810,6 @@ fn collect(op: Op, keep: impl Fn(Op) -> bool) -> Vec<Op> {
     out
 }
 
-/// Whether `op` may appear in a loop body whose iterations are to run in parallel
-/// (`atomics`, `scans`): pure arithmetic, structured control flow, loads, stores and
-/// shape queries. Anything else (a call, a copy, an allocation) could have effects that
-/// order the iterations in a way the analyses do not see.
-pub(super) fn allowed(op: Op) -> bool {
-    let name = ir::op_name(op);
-    ["arith.", "math.", "complex.", "index."].iter().any(|p| name.starts_with(p))
-        || matches!(
-            name.as_str(),
-            "scf.for"
-                | "scf.if"
-                | "scf.yield"
-                | "scf.while"
-                | "scf.condition"
-                | "memref.load"
-                | "memref.store"
-                | "memref.dim"
-                | "ub.poison"
-        )
-}
-
-/// The buffer a view (`memref.cast`, `subview`, `reinterpret_cast`, …) is of, through
-/// any chain of views; a buffer that is no view is its own root.
-pub(super) fn root(buffer: Val) -> Val {
-    let mut current = buffer;
-    while let Some(d) = ir::defining_op(current) {
-        let view = matches!(
-            ir::op_name(d).as_str(),
-            "memref.cast"
-                | "memref.subview"
-                | "memref.reinterpret_cast"
-                | "memref.collapse_shape"
-                | "memref.expand_shape"
-                | "memref.view"
-                | "memref.transpose"
-                | "memref.memory_space_cast"
-                | "memref.assume_alignment"
-        );
-        if !view {
-            break;
-        }
-        current = ir::operands(d)[0];
-    }
-    current
-}
-
 /// Whether `value` is defined outside `op` (not by an op in it, not as an argument of one
 /// of its blocks).
 pub(super) fn defined_outside(value: Val, op: Op) -> bool {
@@ -866,4 +821,10 @@ pub(super) fn defined_outside(value: Val, op: Op) -> bool {
             owner.ptr.is_null() || !ir::is_within(owner, op)
         }
     }
+}
+
+/// The value of an integer `arith.constant`, if `v` is one.
+pub(super) fn constant(v: Val) -> Option<i64> {
+    let op = ir::defining_op(v)?;
+    (ir::op_name(op) == "arith.constant").then(|| ir::int_attribute_inherent(op, "value")).flatten()
 }

@@ -16,7 +16,8 @@
 //! is needed); any other nest is left alone (it then runs as a one-thread kernel, which
 //! `array-gpu-kernels` reports).
 
-use super::{allowed, collect, defined_outside, root};
+use super::accesses::{Accesses, load_indices, store_indices};
+use super::defined_outside;
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::{Builder, ty, vs};
 use melior::ir::{Identifier, attribute::IntegerAttribute, r#type::IntegerType};
@@ -158,10 +159,10 @@ impl Nest {
     /// them. The conditions, each needed for the parallel nest to compute what the
     /// sequential one does:
     ///
-    /// 1. Every op of the body is pure, a load, or a store (`allowed`): a call or any other
+    /// 1. Every op of the body is pure, a load, or a store ([`Accesses::of`]): a call or any other
     ///    effect could order the iterations in a way this does not see.
     /// 2. Every buffer stored to is a `memref.alloc` of the function accessed through that
-    ///    value only, never through a view (the root of every accessed buffer is compared):
+    ///    value only, never through a view ([`Accesses::isolated`]):
     ///    so no other buffer of the body aliases it (an argument could alias another one).
     /// 3. Each buffer stored to is either
     ///    * written at the nest's own induction variables (every load and store of it
@@ -174,45 +175,19 @@ impl Nest {
     ///      value, and an atomic update cannot lose another.
     fn independent(&self) -> Result<Vec<Update>, String> {
         let innermost = *self.loops.last().expect("a nest has a loop");
-        let body = ir::first_block(ir::region(innermost, 0));
-        let mut ops = Vec::new();
-        for top in ir::block_ops(body) {
-            ops.extend(collect(top, |_| true));
-        }
-        if let Some(other) = ops.iter().find(|o| !allowed(**o)) {
-            return Err(format!("its body has '{}'", ir::op_name(*other)));
-        }
-        let loads: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.load").collect();
-        let stores: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.store").collect();
-        let load_buffer = |l: Op| ir::operands(l)[0];
-        let store_buffer = |s: Op| ir::operands(s)[1];
-        let mut written: Vec<Val> = Vec::new();
-        for s in &stores {
-            let buffer = store_buffer(*s);
-            if !written.iter().any(|w| ir::same_value(*w, buffer)) {
-                written.push(buffer);
-            }
-        }
+        let accesses = Accesses::of(ir::first_block(ir::region(innermost, 0)))?;
         let mut updates = Vec::new();
-        for buffer in written {
-            let is_alloc = ir::defining_op(buffer).is_some_and(|d| ir::op_name(d) == "memref.alloc");
-            let aliased = loads
-                .iter()
-                .map(|l| load_buffer(*l))
-                .chain(stores.iter().map(|s| store_buffer(*s)))
-                .any(|other| !ir::same_value(other, buffer) && ir::same_value(root(other), buffer));
-            if !is_alloc || aliased {
+        for buffer in accesses.written() {
+            if !accesses.isolated(buffer) {
                 return Err("it writes a buffer that is not a fresh allocation accessed directly".into());
             }
-            let its_loads: Vec<Op> =
-                loads.iter().copied().filter(|l| ir::same_value(load_buffer(*l), buffer)).collect();
-            let its_stores: Vec<Op> =
-                stores.iter().copied().filter(|s| ir::same_value(store_buffer(*s), buffer)).collect();
+            let its_loads = accesses.loads_of(buffer);
+            let its_stores = accesses.stores_of(buffer);
             let at_ivs = |indices: &[Val]| {
                 indices.len() == self.ivs.len() && indices.iter().zip(&self.ivs).all(|(a, b)| ir::same_value(*a, *b))
             };
-            let own_elements = its_loads.iter().all(|l| at_ivs(&ir::operands(*l)[1..]))
-                && its_stores.iter().all(|s| at_ivs(&ir::operands(*s)[2..]));
+            let own_elements = its_loads.iter().all(|l| at_ivs(&load_indices(*l)))
+                && its_stores.iter().all(|s| at_ivs(&store_indices(*s)));
             if own_elements {
                 continue;
             }

@@ -15,7 +15,7 @@
 //! operations inside control flow, which are refused with an error at the op (the kernels
 //! made here have them only at the top level of the kernel, where every thread reaches them).
 
-use super::collect;
+use super::{collect, constant};
 use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_error};
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::Builder;
@@ -47,12 +47,6 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions
         }
     }
     Ok(())
-}
-
-/// The value of an `arith.constant` of index type, if `v` is one.
-fn constant(v: Val) -> Option<i64> {
-    let op = ir::defining_op(v)?;
-    (ir::op_name(op) == "arith.constant").then(|| ir::int_attribute_inherent(op, "value")).flatten()
 }
 
 fn emulate(b: &Builder, launch: Op) -> Result<(), (Op, String)> {

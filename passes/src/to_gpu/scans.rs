@@ -22,9 +22,9 @@
 //! each suffices. A loop that writes nothing (a total, such as an expand's output size)
 //! needs phases 1 and 2 only.
 
+use super::accesses::{Accesses, store_buffer, store_indices};
 use super::{
-    Combiner, Shape, alloc, allowed, collect, dealloc, defined_outside, one_thread_kernel, parallel_kernel, root,
-    trip_count,
+    Combiner, Shape, alloc, collect, constant, dealloc, defined_outside, one_thread_kernel, parallel_kernel, trip_count,
 };
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::Builder;
@@ -169,7 +169,7 @@ impl Analysis {
     /// The analysis of `op`, if the three phases compute what it computes:
     ///
     /// 1. `op` is an `scf.for` with carried values, its body only pure ops, loads and
-    ///    stores ([`allowed`]).
+    ///    stores ([`Accesses::of`]).
     /// 2. Every carried value `acc` is updated as `acc ⊕ x` or `if p { acc ⊕ x } else
     ///    { acc }` ([`Update`]) with `⊕` regroupable and `x`, `p` not depending on any
     ///    carried value (`tainted`): then a chunk's effect on `acc` is `⊕` of its `x`s,
@@ -197,14 +197,8 @@ impl Analysis {
         let arguments = ir::block_arguments(body);
         let (iv, carried) = (arguments[0], &arguments[1..]);
         let yielded = ir::operands(ir::terminator(body));
-        let mut ops = Vec::new();
-        for top in ir::block_ops(body) {
-            ops.extend(collect(top, |_| true));
-        }
-        if let Some(other) = ops.iter().find(|o| !allowed(**o)) {
-            return Err(format!("its body has '{}'", ir::op_name(*other)));
-        }
-        let tainted = tainted(carried, &ops);
+        let accesses = Accesses::of(body)?;
+        let tainted = tainted(carried, &accesses.ops);
         let is_tainted = |v: Val| tainted.contains(&(v.ptr as usize));
         let mut combiners = Vec::new();
         let mut updates = Vec::new();
@@ -216,21 +210,13 @@ impl Analysis {
             updates.push(update);
         }
 
-        let loads: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.load").collect();
-        let stores: Vec<Op> = ops.iter().copied().filter(|o| ir::op_name(*o) == "memref.store").collect();
-        let accessed: Vec<Val> =
-            loads.iter().map(|l| ir::operands(*l)[0]).chain(stores.iter().map(|s| ir::operands(*s)[1])).collect();
         let mut positions: Vec<(Val, Position)> = Vec::new();
-        for store in &stores {
-            let operands = ir::operands(*store);
-            let (buffer, indices) = (operands[1], &operands[2..]);
-            let fresh = ir::defining_op(buffer).is_some_and(|d| ir::op_name(d) == "memref.alloc");
-            let aliased = accessed.iter().any(|a| !ir::same_value(*a, buffer) && ir::same_value(root(*a), buffer));
-            let loaded = loads.iter().any(|l| ir::same_value(ir::operands(*l)[0], buffer));
-            if !fresh || aliased {
+        for store in &accesses.stores {
+            let (buffer, indices) = (store_buffer(*store), store_indices(*store));
+            if !accesses.isolated(buffer) {
                 return Err("it writes a buffer that is not a fresh allocation accessed directly".into());
             }
-            if loaded || indices.len() != 1 {
+            if !accesses.loads_of(buffer).is_empty() || indices.len() != 1 {
                 return Err("it reads a buffer it writes, or writes a buffer of rank other than 1".into());
             }
             let position = position_of(*store, indices[0], iv, carried, &combiners, &updates, op).ok_or(
@@ -244,7 +230,7 @@ impl Analysis {
                 None => positions.push((buffer, position)),
             }
         }
-        Ok(Analysis { combiners, writes: !stores.is_empty() })
+        Ok(Analysis { combiners, writes: !accesses.stores.is_empty() })
     }
 }
 
@@ -385,12 +371,6 @@ fn injective_in(index: Val, iv: Val, op: Op) -> bool {
         && operands.len() == 2
         && ((ir::same_value(operands[0], iv) && defined_outside(operands[1], op))
             || (ir::same_value(operands[1], iv) && defined_outside(operands[0], op)))
-}
-
-/// The value of an integer `arith.constant`, if `v` is one.
-fn constant(v: Val) -> Option<i64> {
-    let op = ir::defining_op(v)?;
-    (ir::op_name(op) == "arith.constant").then(|| ir::int_attribute_inherent(op, "value")).flatten()
 }
 
 /// Whether `v` is provably at least 0 (as a signed integer): a constant that is, or
