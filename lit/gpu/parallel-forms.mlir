@@ -272,3 +272,23 @@ func.func @scatter_through_view(%is: memref<?xindex>, %m: index) -> memref<?xi64
   }
   return %out : memref<?xi64>
 }
+
+// A scan that writes its running value at k and at n-1-k: iterations k and n-1-k meet.
+// REMARK: remark: array-gpu-kernels: 'scf.for' runs as one GPU thread (sequential form): it writes a buffer at two kinds of position
+func.func @both_ends(%xs: memref<?xi64>) -> memref<?xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i64
+  %n = memref.dim %xs, %c0 : memref<?xi64>
+  %last = arith.subi %n, %c1 : index
+  %out = memref.alloc(%n) : memref<?xi64>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i64) {
+    %x = memref.load %xs[%k] : memref<?xi64>
+    %s = arith.addi %acc, %x : i64
+    memref.store %s, %out[%k] : memref<?xi64>
+    %j = arith.subi %last, %k : index
+    memref.store %s, %out[%j] : memref<?xi64>
+    scf.yield %s : i64
+  }
+  return %out : memref<?xi64>
+}

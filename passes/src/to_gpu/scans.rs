@@ -54,8 +54,10 @@ enum Update {
 /// Where a store of the loop body writes, in terms of the iteration.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Position {
-    /// At the loop's induction variable `k`.
-    Iteration,
+    /// At a one-to-one function of the loop's induction variable `k` (`k`, `k ± c`,
+    /// `c - k`): the index value, so that every store of a buffer must use the same one
+    /// (`k` and `c - k` together would meet).
+    Iteration(usize),
     /// At carried value `j` (a filter's compaction).
     Carried(usize),
     /// At carried value `j` plus the index of an inner loop over `0..x` (an expand).
@@ -180,7 +182,8 @@ impl Analysis {
     ///    (phase 1 drops the stores, so a load could see other data; and no iteration
     ///    reads another's writes), and is written at one kind of [`Position`], which makes
     ///    the positions of different iterations disjoint:
-    ///    * `Iteration`: the iteration's own `k` (or `k ± c`, `c - k`: one-to-one);
+    ///    * `Iteration`: one index value, a one-to-one function of `k` (`k`, `k ± c`,
+    ///      `c - k`), for every store of the buffer;
     ///    * `Carried(j)`: `acc_j`, inside the combining branch of its `Guarded` update with
     ///      `⊕ = addi` and `x = 1`: the iterations that write it see distinct `acc_j`
     ///      (each such iteration adds 1, the others 0);
@@ -319,7 +322,7 @@ fn position_of(
     op: Op,
 ) -> Option<Position> {
     if injective_in(index, iv, op) {
-        return Some(Position::Iteration);
+        return Some(Position::Iteration(index.ptr as usize));
     }
     let carried_index = |v: Val| carried.iter().position(|c| ir::same_value(*c, v));
     let adds = |j: usize| combiners[j].op == "arith.addi";
