@@ -69,9 +69,29 @@ impl FileJit {
     }
 
     /// Calls `f` compiled: its results and the time of the call in ms, or why it is not
-    /// compiled (or the call failed).
-    pub fn call(&mut self, f: &FunctionInfo, args: &[Value]) -> Result<(Vec<Value>, f64), String> {
-        self.compiled(&f.name)?.call(&f.name, &f.inputs, &f.results, args)
+    /// compiled, or why the call failed.
+    pub fn call(&mut self, f: &FunctionInfo, args: &[Value]) -> Result<(Vec<Value>, f64), JitFailure> {
+        let compiled = self.compiled(&f.name).map_err(JitFailure::NotCompiled)?;
+        compiled.call(&f.name, &f.inputs, &f.results, args).map_err(JitFailure::CallFailed)
+    }
+}
+
+/// Why a compiled run gave no results.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JitFailure {
+    /// The function is not compiled (a lowering gap, a pipeline error): no run.
+    NotCompiled(String),
+    /// The compiled code ran and failed (such as a fault found by the emulated GPU
+    /// kernels' checks): a failure of the check.
+    CallFailed(String),
+}
+
+impl fmt::Display for JitFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JitFailure::NotCompiled(reason) => f.write_str(reason),
+            JitFailure::CallFailed(error) => write!(f, "the call failed: {error}"),
+        }
     }
 }
 
@@ -114,6 +134,9 @@ pub enum CheckOutcome {
     /// A run disagrees with the reference on result `index` (the first that differs);
     /// `None` where a run has fewer results.
     Mismatch { run: Run, index: usize, expected: Option<Value>, actual: Option<Value> },
+    /// A compiled run failed where the interpreter gave results (`error`: why, such as a
+    /// data race the emulated GPU kernels' checks found).
+    CallFailed { run: Run, error: String },
     /// The fusion pipeline rejects the file (`reason`; e.g. an ill-sized program), so only
     /// the interpreter and the compiled unfused program are compared; `unfused` is `Err`
     /// with the reason when that is not compiled either.
@@ -164,6 +187,7 @@ impl fmt::Display for CheckOutcome {
                 expected.as_ref().map(show).unwrap_or_else(|| "(none)".into()),
                 actual.as_ref().map(show).unwrap_or_else(|| "(none)".into())
             ),
+            CheckOutcome::CallFailed { run, error } => write!(f, "MISMATCH: the {run} run fails: {error}"),
             CheckOutcome::NotFused { reason, unfused: Ok(()), .. } => {
                 write!(f, "match (interpreter, unfused compiled); not fused: {reason}")
             }
@@ -219,10 +243,14 @@ pub fn check_function(
         return match expected {
             Err(e) => CheckOutcome::Undefined { error: e.to_string() },
             Ok(expected) => {
-                let reason = fused_jit.call(f, args).err().unwrap_or_else(|| "the fusion pipeline fails".into());
+                let reason =
+                    fused_jit.call(f, args).err().map_or_else(|| "the fusion pipeline fails".into(), |e| e.to_string());
                 let mut timings = Timings { interpreter_ms, ..Timings::default() };
                 let unfused = match unfused_jit.call(f, args) {
-                    Err(why) => Err(why),
+                    Err(JitFailure::NotCompiled(why)) => Err(why),
+                    Err(JitFailure::CallFailed(error)) => {
+                        return CheckOutcome::CallFailed { run: Run::UnfusedCompiled, error };
+                    }
                     Ok((values, ms)) => {
                         timings.unfused_ms = Some(ms);
                         if let Some(index) = first_difference(&expected, &values) {
@@ -273,7 +301,10 @@ pub fn check_function(
                 return m;
             }
         }
-        Err(r) => reason = Some(format!("unfused: {r}")),
+        Err(JitFailure::NotCompiled(r)) => reason = Some(format!("unfused: {r}")),
+        Err(JitFailure::CallFailed(error)) => {
+            return CheckOutcome::CallFailed { run: Run::UnfusedCompiled, error: error.clone() };
+        }
     }
     match &fused {
         Ok((values, ms)) => {
@@ -282,7 +313,10 @@ pub fn check_function(
                 return m;
             }
         }
-        Err(r) => reason = reason.or_else(|| Some(format!("fused: {r}"))),
+        Err(JitFailure::NotCompiled(r)) => reason = reason.or_else(|| Some(format!("fused: {r}"))),
+        Err(JitFailure::CallFailed(error)) => {
+            return CheckOutcome::CallFailed { run: Run::FusedCompiled, error: error.clone() };
+        }
     }
     match reason {
         Some(reason) => CheckOutcome::NotCompiled { reason, results: expected, timings },

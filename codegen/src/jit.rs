@@ -45,6 +45,9 @@ use std::path::Path;
 pub struct Compiled {
     engine: ExecutionEngine,
     _context: Context,
+    /// The accesses `array-gpu-emulate` checks, by the number its fault record gives
+    /// (empty when the module has no emulated kernels).
+    checked_accesses: Vec<String>,
 }
 
 fn sym_name<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<String> {
@@ -86,7 +89,35 @@ pub fn compile_file_with(
     only: Option<&str>,
     threads: Threads,
 ) -> Result<Compiled, String> {
+    compile(path, only, runtime_libraries_for(threads), |context, module| {
+        lower_to_llvm_with(context, module, variant, threads)
+    })
+}
+
+/// Compiles a file of hand-written `gpu.launch` kernels on buffers (already bufferized),
+/// emulated on the CPU with every access checked (`array-gpu-emulate`): a call reports
+/// the first out-of-bounds access or data race as an error.
+pub fn compile_emulated_kernels_file(path: &Path, only: Option<&str>) -> Result<Compiled, String> {
+    compile(path, only, runtime_libraries_for(Threads::Sequential), |context, module| {
+        crate::pipeline::run_pipeline(
+            context,
+            module,
+            &format!("builtin.module({})", crate::pipeline::emulated_kernels_to_llvm()),
+        )
+    })
+}
+
+/// Loads the file, keeps `only` and its callees (see [`compile_file`]), lowers the module
+/// to the LLVM dialect with `lower`, and JIT-compiles it with the `runtime` libraries.
+fn compile(
+    path: &Path,
+    only: Option<&str>,
+    runtime: Vec<String>,
+    lower: impl FnOnce(&Context, &mut melior::ir::Module) -> Result<(), String>,
+) -> Result<Compiled, String> {
+    fusion_passes::register_all_passes();
     let context = array_dialect::context();
+    let checked_accesses;
     let engine = {
         let mut module = array_dialect::source::load_file(&context, path).map_err(|e| format!("does not load: {e}"))?;
         // The call graph, to keep `only` and its callees.
@@ -131,13 +162,33 @@ pub fn compile_file_with(
         if !module.as_operation().verify() {
             return Err("the module does not verify after the other functions are erased".into());
         }
-        lower_to_llvm_with(&context, &mut module, variant, threads)?;
+        lower(&context, &mut module)?;
+        checked_accesses = take_checked_accesses(&mut module);
         // The C API may read the paths as C strings: keep a NUL right after each slice.
-        let runtime: Vec<String> = runtime_libraries_for(threads).into_iter().map(|p| p + "\0").collect();
+        let runtime: Vec<String> = runtime.into_iter().map(|p| p + "\0").collect();
         let libraries: Vec<&str> = runtime.iter().map(|p| &p[..p.len() - 1]).collect();
         ExecutionEngine::new(&module, 2, &libraries, false, false)
     };
-    Ok(Compiled { engine, _context: context })
+    Ok(Compiled { engine, _context: context, checked_accesses })
+}
+
+/// The table of accesses checked by `array-gpu-emulate` (the module attribute), removed
+/// from the module: the LLVM IR translation has no use for it.
+fn take_checked_accesses(module: &mut melior::ir::Module) -> Vec<String> {
+    let mut op = module.as_operation_mut();
+    let Some(table) = op
+        .attribute(fusion_passes::to_gpu::emulate::ACCESSES_ATTRIBUTE)
+        .ok()
+        .and_then(|a| melior::ir::attribute::ArrayAttribute::try_from(a).ok())
+    else {
+        return Vec::new();
+    };
+    let accesses = (0..table.len())
+        .filter_map(|k| table.element(k).ok())
+        .map(|a| StringAttribute::try_from(a).map(|s| s.value().to_owned()).unwrap_or_else(|_| a.to_string()))
+        .collect();
+    let _ = op.remove_discardable_attribute(fusion_passes::to_gpu::emulate::ACCESSES_ATTRIBUTE);
+    accesses
 }
 
 /// The storage of a call's arguments: element buffers, descriptors, and the values the
@@ -358,6 +409,57 @@ fn as_bytes(w: &mut [u64]) -> &mut [u8] {
 }
 
 impl Compiled {
+    /// After a call: the first fault the checks of `array-gpu-emulate` recorded, as an
+    /// error naming the access, the threads and the element; the record is cleared.
+    fn emulated_gpu_faults(&self) -> Result<(), String> {
+        if self.checked_accesses.is_empty() {
+            return Ok(());
+        }
+        let record = self.engine.lookup(fusion_passes::to_gpu::emulate::FAULT_RECORD) as *mut i64;
+        if record.is_null() {
+            return Err("the emulated GPU kernels' fault record is missing from the compiled module".into());
+        }
+        // SAFETY: the record is the module's global `memref<10xi64>`, laid out as an array
+        // of 10 i64 (emulation_checks.mlir); the call that wrote it has returned.
+        let fault: Vec<i64> = unsafe {
+            let fault = std::slice::from_raw_parts_mut(record, 10);
+            let copy = fault.to_vec();
+            fault.fill(0);
+            copy
+        };
+        if fault[0] == 0 {
+            return Ok(());
+        }
+        let access = usize::try_from(fault[2])
+            .ok()
+            .and_then(|k| self.checked_accesses.get(k))
+            .map_or_else(|| format!("access {}", fault[2]), |a| a.clone());
+        let (me, other) =
+            (format!("block {} thread {}", fault[3], fault[4]), format!("block {} thread {}", fault[5], fault[6]));
+        let what = match fault[1] {
+            1 => format!(
+                "{me} uses index {} in dimension {}, whose extent is {} (out of bounds; the access was skipped)",
+                fault[8], fault[7], fault[9]
+            ),
+            2 => format!(
+                "{me} writes element {} after {other} wrote it, with no barrier between (a data race)",
+                fault[7]
+            ),
+            3 => format!("{me} reads element {}, which {other} wrote with no barrier between (a data race)", fault[7]),
+            4 => format!(
+                "{me} writes element {}, which {other} read or updated atomically with no barrier between (a data race)",
+                fault[7]
+            ),
+            5 => format!(
+                "{me} updates element {} atomically, which {other} wrote with no barrier between (a data race)",
+                fault[7]
+            ),
+            kind => format!("fault of unknown kind {kind}"),
+        };
+        let more = if fault[0] > 1 { format!(" ({} faults in all; the first:)", fault[0]) } else { String::new() };
+        Err(format!("the emulated GPU kernels faulted{more}: {access}: {what}"))
+    }
+
     /// The execution engine, for other calling conventions of the same code (`raw.rs`).
     pub(crate) fn engine(&self) -> &ExecutionEngine {
         &self.engine
@@ -411,6 +513,7 @@ impl Compiled {
         let started = std::time::Instant::now();
         unsafe { self.engine.invoke_packed(name, &mut packed) }.map_err(|e| format!("the call failed: {e}"))?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
+        self.emulated_gpu_faults()?;
         // Read the results back, then free their allocations (see the module header).
         // SAFETY: the call filled the result struct as `out_slots` describe.
         let out = unsafe { read_results(as_bytes(&mut result), &out_slots, &offsets, &data) }?;

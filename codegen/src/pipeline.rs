@@ -56,7 +56,7 @@ pub fn to_llvm(threads: Threads) -> String {
     // lowered (by finalize-memref-to-llvm) before convert-scf-to-cf makes them multi-block.
     let gpu_emulated = match threads {
         Threads::GpuEmulated(LaunchShape { block_size, max_blocks }) => format!(
-            "func.func(array-gpu-kernels{{block-size={block_size} max-blocks={max_blocks}}}, array-gpu-emulate), "
+            "func.func(array-gpu-kernels{{block-size={block_size} max-blocks={max_blocks}}}), array-gpu-emulate, "
         ),
         _ => String::new(),
     };
@@ -70,7 +70,24 @@ pub fn to_llvm(threads: Threads) -> String {
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, \
-         buffer-deallocation-pipeline, convert-bufferization-to-memref, {scf_to_openmp}{memref_before}convert-scf-to-cf, {memref_after}\
+         buffer-deallocation-pipeline, convert-bufferization-to-memref, {scf_to_openmp}{memref_before}{}",
+        scalar_to_llvm(memref_after, openmp_to_llvm)
+    )
+}
+
+/// Hand-written `gpu.launch` kernels on buffers (a module already bufferized, with its
+/// deallocations), emulated on the CPU with checked accesses, down to the LLVM dialect.
+/// The deallocation pipeline refuses ops whose memory effects it does not know, such as
+/// `gpu.all_reduce` and `gpu.barrier`, so such kernels cannot come through [`to_llvm`].
+pub fn emulated_kernels_to_llvm() -> String {
+    format!("array-gpu-emulate, {}", scalar_to_llvm("expand-strided-metadata, finalize-memref-to-llvm, ", ""))
+}
+
+/// From structured control flow on buffers to the LLVM dialect: `memref` (placed after
+/// `convert-scf-to-cf` unless already done), the scalar dialects, functions.
+fn scalar_to_llvm(memref: &str, openmp_to_llvm: &str) -> String {
+    format!(
+        "convert-scf-to-cf, {memref}\
          convert-complex-to-standard, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, \
          convert-complex-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, {openmp_to_llvm}convert-func-to-llvm, \
          reconcile-unrealized-casts"

@@ -38,6 +38,7 @@
 //!   come back through one-element buffers read by the host after the launch. This is the
 //!   sequential form, and it is reported (a remark per kernel, naming the condition of
 //!   `scans` or `atomics` the loop broke), not hidden.
+//! * A `gpu.launch` already in the function (written by hand) stays as it is.
 //! * Everything else (single loads and stores of elements, such as a rank-0 result;
 //!   constants, sizes, `memref.alloc`/`dealloc`, casts, scalar arithmetic, calls) stays
 //!   on the host.
@@ -176,6 +177,10 @@ fn classify(op: Op) -> Placement {
     let name = ir::op_name(op);
     if name == "scf.parallel" {
         return Placement::Parallel;
+    }
+    // A kernel already (written by hand, or converted before): it stays as it is.
+    if name == "gpu.launch" {
+        return Placement::Host;
     }
     // Calls stay on the host (the callee is converted by itself and may launch kernels),
     // so control flow around them does too.

@@ -136,3 +136,57 @@ fn unknown_targets_and_missing_tools_are_clear_errors() {
     let error = assemble_ptx("not ptx", "sm_90").unwrap_err();
     assert!(error.starts_with("ptxas -arch=sm_90:"), "{error}");
 }
+
+/// Calls `@name` of tests/programs/gpu/emulation_faults.mlir, its kernels emulated with
+/// checked accesses (`compile_emulated_kernels_file`), on vectors of i64 of the given lengths (element k = 100 + k); its i64 result
+/// if it has one, or the error.
+fn call_emulated(name: &str, lengths: &[usize], returns: bool) -> Result<Option<i64>, String> {
+    use fusion_codegen::compile_emulated_kernels_file;
+    use fusion_interpreter::{ElemType, Type, Value};
+    let path = crate::repo_root().join("tests/programs/gpu/emulation_faults.mlir");
+    let compiled =
+        compile_emulated_kernels_file(&path, Some(name)).unwrap_or_else(|e| panic!("@{name} does not compile: {e}"));
+    let vector = Type::Tensor { elem: ElemType::Int(64), shape: vec![None] };
+    let inputs: Vec<Type> = lengths.iter().map(|_| vector.clone()).collect();
+    let args: Vec<Value> = lengths
+        .iter()
+        .map(|&n| Value::tensor(ElemType::Int(64), vec![n], (0..n).map(|k| Value::i64(100 + k as i64)).collect()))
+        .collect();
+    let results = if returns { vec![Type::Scalar(ElemType::Int(64))] } else { vec![] };
+    let (out, _) = compiled.call(name, &inputs, &results, &args)?;
+    Ok(out.first().map(|v| v.as_i64().expect("an i64 result")))
+}
+
+#[test]
+fn emulated_kernels_report_accesses_out_of_bounds() {
+    assert_eq!(call_emulated("store_ids", &[64], true), Ok(Some(63)));
+    let error = call_emulated("store_ids", &[10], true).unwrap_err();
+    assert!(error.contains("'memref.store' at loc(") && error.contains("emulation_faults.mlir\":13:"), "{error}");
+    assert!(error.contains("in @store_ids"), "{error}");
+    assert!(
+        error.contains("block 0 thread 10 uses index 10 in dimension 0, whose extent is 10 (out of bounds"),
+        "{error}"
+    );
+    assert!(error.contains("(54 faults in all; the first:)"), "{error}");
+}
+
+#[test]
+fn emulated_kernels_report_data_races() {
+    let error = call_emulated("all_store_first", &[4], false).unwrap_err();
+    assert!(
+        error.contains("block 0 thread 1 writes element 0 after block 0 thread 0 wrote it, with no barrier between"),
+        "{error}"
+    );
+    let error = call_emulated("rotate", &[32, 32], true).unwrap_err();
+    assert!(error.contains("'memref.store' at") && error.contains(":45:"), "{error}");
+    assert!(error.contains("block 0 thread 1 writes element 1, which block 0 thread 0 read"), "{error}");
+    // A barrier orders the accesses of one block: no race, and thread t reads what t + 1 wrote.
+    assert_eq!(call_emulated("rotate_synchronised", &[32, 32], true), Ok(Some(1)));
+    // It does not order two blocks.
+    let error = call_emulated("swap_blocks", &[64, 64], false).unwrap_err();
+    assert!(error.contains("block 1 thread 0 writes element 32, which block 0 thread 0 read"), "{error}");
+    // Atomic updates of one element by every thread are no race; a plain write among them is.
+    assert_eq!(call_emulated("count_atomically", &[1], true), Ok(Some(164)));
+    let error = call_emulated("reset_while_counting", &[1], false).unwrap_err();
+    assert!(error.contains("block 0 thread 1 updates element 0 atomically, which block 0 thread 0 wrote"), "{error}");
+}

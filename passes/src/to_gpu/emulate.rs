@@ -8,48 +8,150 @@
 //! kept per thread in a buffer of the block's size; a `gpu.all_reduce` combines the
 //! threads' values in thread order with its own region (CUDA leaves that order open, so a
 //! float sum may differ from the GPU's in the last bits, as the fold's `reassoc` allows).
+//! Block-wide operations inside control flow (where part of a block could miss them) are
+//! refused with an error at the op; the kernels made here have them only at the top level
+//! of the kernel, where every thread reaches them.
 //!
-//! What this does not model: races between threads (the kernels of `array-gpu-kernels`
-//! write disjoint elements, update shared ones with `memref.atomic_rmw`, which runs here
-//! in thread order, or, for reductions, write only from thread 0), and block-wide
-//! operations inside control flow, which are refused with an error at the op (the kernels
-//! made here have them only at the top level of the kernel, where every thread reaches them).
+//! **Checked accesses** (option `check-accesses`, on by default): every `memref.load`,
+//! `memref.store` and `memref.atomic_rmw` of a kernel is checked at run time, by the
+//! functions of `emulation_checks.mlir` that the pass adds to the module:
+//!
+//! * *bounds*: an index outside its dimension is a fault, and the access is skipped (a
+//!   load yields zero), so a faulty kernel never writes outside its buffers;
+//! * *races*, on buffers the launch's threads share (defined outside the kernel): a plain
+//!   write and another access of the same element by another thread, unordered (another
+//!   block, or the same block with no block-wide operation between them), is a fault;
+//!   atomic updates of one element by many threads are not. Shadows of each shared buffer
+//!   keep the last write and the last read per element, so a race with an earlier access
+//!   can go unseen; every race reported is real. Accesses through a view made inside the
+//!   kernel are checked for bounds only.
+//!
+//! The fault record is the global `@__array_gpu_emulation_fault`; the module attribute
+//! `array.gpu_emulation_accesses` lists the checked accesses (op, location, function) by
+//! the number the record gives. The JIT (`fusion_codegen::jit`) reads both and turns a
+//! fault into an error naming the access, the two threads and the element.
 
 use super::{collect, constant};
-use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_error};
+use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error};
 use crate::ir::{self, Op, Val};
-use crate::to_loops::builder::Builder;
+use crate::to_loops::builder::{Builder, ty, v, vs};
 use melior::{
     Context,
-    ir::{Location, OperationRef},
+    ir::{
+        Attribute, Location, Module, OperationRef, Type,
+        attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
+        operation::{OperationLike, OperationMutLike},
+    },
 };
 use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-gpu-emulate",
-    description: "Run the gpu.launch kernels of array-gpu-kernels on the CPU: blocks and threads as loops, every thread of a block finishing each segment between gpu.all_reduce/gpu.barrier before the next starts (for checking kernels without a GPU)",
-    anchor: Some("func.func"),
-    dependent_dialects: &[mlirGetDialectHandle__arith__, mlirGetDialectHandle__memref__, mlirGetDialectHandle__scf__],
-    options: &[],
+    description: "Run the gpu.launch kernels of array-gpu-kernels on the CPU: blocks and threads as loops, every thread of a block finishing each segment between gpu.all_reduce/gpu.barrier before the next starts, every buffer access checked for bounds and races (for checking kernels without a GPU)",
+    anchor: Some("builtin.module"),
+    dependent_dialects: &[
+        mlirGetDialectHandle__arith__,
+        mlirGetDialectHandle__complex__,
+        mlirGetDialectHandle__func__,
+        mlirGetDialectHandle__memref__,
+        mlirGetDialectHandle__scf__,
+    ],
+    options: &[PassOption {
+        name: "check-accesses",
+        description: "Check every load, store and atomic update of a kernel at run time: bounds, and races between threads (emulation_checks.mlir)",
+        default: || "true".into(),
+    }],
     state: None,
     run,
 };
 
-const BLOCK_WIDE: &[&str] = &["gpu.all_reduce", "gpu.barrier"];
+/// The module attribute listing the checked accesses, by the number the fault record gives.
+pub const ACCESSES_ATTRIBUTE: &str = "array.gpu_emulation_accesses";
+/// The global fault record (see `emulation_checks.mlir` for its layout).
+pub const FAULT_RECORD: &str = "__array_gpu_emulation_fault";
+const CHECKS: &str = include_str!("emulation_checks.mlir");
 
-fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
-    for launch in collect(function.to_raw(), |op| ir::op_name(op) == "gpu.launch") {
-        let location = unsafe { Location::from_raw(ir::location(launch)) };
-        let b = Builder { context, location };
-        if let Err((at, message)) = emulate(&b, launch) {
-            emit_error(unsafe { Location::from_raw(ir::location(at)) }, &format!("array-gpu-emulate: {message}"));
+const BLOCK_WIDE: &[&str] = &["gpu.all_reduce", "gpu.barrier"];
+const CHECKED_ACCESSES: &[&str] = &["memref.load", "memref.store", "memref.atomic_rmw"];
+
+fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOptions) -> Result<(), PassFailed> {
+    let check = match options.get("check-accesses") {
+        "true" | "1" => true,
+        "false" | "0" => false,
+        other => {
+            emit_error(
+                module.location(),
+                &format!("array-gpu-emulate: check-accesses must be true or false, not '{other}'"),
+            );
             return Err(PassFailed);
         }
+    };
+    let module = module.to_raw();
+    let functions: Vec<Op> = ir::block_ops(ir::first_block(ir::region(module, 0)))
+        .into_iter()
+        .filter(|op| ir::op_name(*op) == "func.func")
+        .collect();
+    let mut table: Vec<String> = Vec::new();
+    for function in functions {
+        // SAFETY: a live func.func of the module.
+        let name = unsafe { OperationRef::from_raw(function) }
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_owned())
+            .unwrap_or_default();
+        for launch in collect(function, |op| ir::op_name(op) == "gpu.launch") {
+            let location = unsafe { Location::from_raw(ir::location(launch)) };
+            let b = Builder { context, location };
+            let emulated = emulate(&b, launch).and_then(|emulated| match check {
+                true => instrument(&b, &emulated, &name, &mut table),
+                false => Ok(()),
+            });
+            if let Err((at, message)) = emulated {
+                emit_error(unsafe { Location::from_raw(ir::location(at)) }, &format!("array-gpu-emulate: {message}"));
+                return Err(PassFailed);
+            }
+        }
+    }
+    if !table.is_empty() {
+        add_checks(context, module, &table);
     }
     Ok(())
 }
 
-fn emulate(b: &Builder, launch: Op) -> Result<(), (Op, String)> {
+/// Adds the functions and the fault record of `emulation_checks.mlir` to `module`, and the
+/// table of checked accesses as its attribute.
+fn add_checks(context: &Context, module: Op, table: &[String]) {
+    let checks = Module::parse(context, CHECKS).expect("emulation_checks.mlir parses");
+    let body = ir::first_block(ir::region(module, 0));
+    for op in ir::block_ops(checks.body().to_raw()) {
+        // SAFETY: moving a live op of the parsed module, which is dropped empty, to the end
+        // of this module's body.
+        unsafe {
+            mlirOperationRemoveFromParent(op);
+            mlirBlockAppendOwnedOperation(body, op);
+        }
+    }
+    let entries: Vec<Attribute> = table.iter().map(|t| StringAttribute::new(context, t).into()).collect();
+    let attribute: Attribute = ArrayAttribute::new(context, &entries).into();
+    // SAFETY: a live op of this context; the attribute is of the same context.
+    let mut module_ref = unsafe { melior::ir::operation::OperationRefMut::from_raw(module) };
+    module_ref.set_discardable_attribute(ACCESSES_ATTRIBUTE, attribute);
+}
+
+/// A launch after emulation: the loop over its blocks, the loop over the threads of each
+/// segment, and the accesses of the kernel with their segment.
+struct Emulated {
+    block_loop: Op,
+    block_id: Val,
+    block_size: Val,
+    /// Per segment: its thread id.
+    thread_ids: Vec<Val>,
+    /// The loads, stores and atomic updates of the kernel's code, with their segment.
+    accesses: Vec<(Op, usize)>,
+}
+
+fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
     let sizes = ir::operands(launch);
     if sizes.len() != 6 {
         return Err((launch, "only synchronous launches without a dynamic shared memory size are emulated".into()));
@@ -82,6 +184,16 @@ fn emulate(b: &Builder, launch: Op) -> Result<(), (Op, String)> {
             segments.last_mut().expect("one segment at least").push(*op);
         }
     }
+    let accesses: Vec<(Op, usize)> = segments
+        .iter()
+        .enumerate()
+        .flat_map(|(k, segment)| {
+            segment
+                .iter()
+                .flat_map(|op| collect(*op, |o| CHECKED_ACCESSES.contains(&ir::op_name(o).as_str())))
+                .map(move |access| (access, k))
+        })
+        .collect();
 
     let zero = b.constant_index(launch, 0);
     let one = b.constant_index(launch, 1);
@@ -145,7 +257,13 @@ fn emulate(b: &Builder, launch: Op) -> Result<(), (Op, String)> {
     }
     // SAFETY: the launch has no results and its body's ops and arguments are no longer used.
     unsafe { ir::erase(launch) };
-    Ok(())
+    Ok(Emulated {
+        block_loop,
+        block_id,
+        block_size: block,
+        thread_ids: thread_loops.iter().map(|(_, id, _)| *id).collect(),
+        accesses,
+    })
 }
 
 /// `memref.alloc(block) : memref<?xT>` before `anchor`.
@@ -186,4 +304,178 @@ fn combine_in_thread_order(b: &Builder, reduce: Op, spilled: &[(Val, Val)], bloc
     // SAFETY: the result is replaced; the region's ops were moved out.
     unsafe { crate::to_loops::builder::replace_and_erase(reduce, &[result]) };
     Ok(())
+}
+
+/// Adds the run-time checks of `emulation_checks.mlir` to every load, store and atomic
+/// update of an emulated launch, numbering them in `table`.
+fn instrument(b: &Builder, emulated: &Emulated, function: &str, table: &mut Vec<String>) -> Result<(), (Op, String)> {
+    let Emulated { block_loop, block_id, block_size, thread_ids, accesses } = emulated;
+    // SAFETY: i1 of the pass's context.
+    let boolean = unsafe { mlirIntegerTypeGet(b.context.to_raw(), 1) };
+    let segments = b.constant_index(*block_loop, thread_ids.len() as i64);
+    // Two shadows per shared buffer (last writes, last reads), for this launch only.
+    let mut shadows: Vec<(Val, Val, Val)> = Vec::new();
+    for &(access, segment) in accesses {
+        let name = ir::op_name(access);
+        let operands = ir::operands(access);
+        let at = if name == "memref.load" { 0 } else { 1 };
+        let (buffer, indices) = (operands[at], operands[at + 1..].to_vec());
+        // SAFETY: the location of a live op.
+        let location = unsafe { Location::from_raw(ir::location(access)) };
+        let id = b.constant_index(access, table.len() as i64);
+        table.push(format!("'{name}' at {location} in @{function}"));
+        let (block, thread) = (*block_id, thread_ids[segment]);
+        let extents: Vec<Val> = (0..indices.len()).map(|d| memref_dim(b, access, buffer, d)).collect();
+        let mut inside: Option<Val> = None;
+        for (d, (i, extent)) in indices.iter().zip(&extents).enumerate() {
+            let dimension = b.constant_index(access, d as i64);
+            let arguments = [*i, *extent, dimension, id, block, thread];
+            let ok = call(b, access, "__array_gpu_emulation_in_bounds", &arguments, &[boolean])[0];
+            inside = Some(match inside {
+                Some(p) => b.binary(access, melior::dialect::arith::andi, p, ok),
+                None => ok,
+            });
+        }
+        if let Some(inside) = inside {
+            skip_unless(b, access, inside)?;
+        }
+        if !super::defined_outside(buffer, *block_loop) {
+            continue; // private to a thread, or a view made in the kernel: bounds only
+        }
+        let (writes, reads) = match shadows.iter().find(|(s, _, _)| ir::same_value(*s, buffer)) {
+            Some(&(_, writes, reads)) => (writes, reads),
+            None => {
+                let mut length = b.constant_index(*block_loop, 1);
+                for d in 0..indices.len() {
+                    let extent = memref_dim(b, *block_loop, buffer, d);
+                    length = b.binary(*block_loop, melior::dialect::arith::muli, length, extent);
+                }
+                let writes = call(b, *block_loop, "__array_gpu_emulation_shadow", &[length], &[vector_i64(b)])[0];
+                let reads = call(b, *block_loop, "__array_gpu_emulation_shadow", &[length], &[vector_i64(b)])[0];
+                let after = ir::next_in_block(*block_loop);
+                super::dealloc(b, after, writes);
+                super::dealloc(b, after, reads);
+                shadows.push((buffer, writes, reads));
+                (writes, reads)
+            }
+        };
+        // The element, row-major (inside the guard: the indices are in bounds).
+        let mut element = b.constant_index(access, 0);
+        for (i, extent) in indices.iter().zip(&extents) {
+            let scaled = b.binary(access, melior::dialect::arith::muli, element, *extent);
+            element = b.binary(access, melior::dialect::arith::addi, scaled, *i);
+        }
+        let check = match name.as_str() {
+            "memref.load" => "__array_gpu_emulation_load",
+            "memref.store" => "__array_gpu_emulation_store",
+            _ => "__array_gpu_emulation_atomic",
+        };
+        let k = b.constant_index(access, segment as i64);
+        call(b, access, check, &[writes, reads, element, id, block, thread, *block_size, k, segments], &[]);
+    }
+    Ok(())
+}
+
+/// Puts `access` in an `scf.if inside`, whose other branch yields zero for a load or an
+/// atomic update: an access out of bounds is skipped (the fault is recorded already).
+fn skip_unless(b: &Builder, access: Op, inside: Val) -> Result<(), (Op, String)> {
+    let results = ir::results(access);
+    let zero = match results.first() {
+        Some(result) => {
+            let t = ir::value_type(*result);
+            Some(
+                zero(b, access, t)
+                    .ok_or_else(|| (access, format!("an access of an element of type {} cannot be checked", ty(t))))?,
+            )
+        }
+        None => None,
+    };
+    let types: Vec<Type> = results.iter().map(|r| ty(ir::value_type(*r))).collect();
+    let (if_op, then_yield, else_yield) = b.if_else(access, inside, &types);
+    if let (Some(result), Some(zero)) = (results.first(), zero) {
+        ir::replace_uses_where(*result, ir::results(if_op)[0], |_| true);
+        ir::set_operands(else_yield, &[zero]);
+        ir::move_before(access, then_yield);
+        ir::set_operands(then_yield, &[*result]);
+    } else {
+        ir::move_before(access, then_yield);
+    }
+    Ok(())
+}
+
+/// The zero of element type `t` (integer, index, float, complex, or a vector of them).
+fn zero(b: &Builder, anchor: Op, t: MlirType) -> Option<Val> {
+    let text = ty(t).to_string();
+    // SAFETY: queries of a live type.
+    let (integer, float, complex, vector) = unsafe {
+        (mlirTypeIsAInteger(t) || mlirTypeIsAIndex(t), mlirTypeIsAFloat(t), mlirTypeIsAComplex(t), mlirTypeIsAVector(t))
+    };
+    let (op, value) = if integer {
+        ("arith.constant", format!("0 : {text}"))
+    } else if float {
+        ("arith.constant", format!("0.0 : {text}"))
+    } else if complex {
+        // SAFETY: a complex type.
+        let part = ty(unsafe { mlirComplexTypeGetElementType(t) });
+        ("complex.constant", format!("[0.0 : {part}, 0.0 : {part}]"))
+    } else if vector {
+        // SAFETY: a vector type.
+        let element = unsafe { mlirShapedTypeGetElementType(t) };
+        let float = unsafe { mlirTypeIsAFloat(element) };
+        ("arith.constant", format!("dense<{}> : {text}", if float { "0.0" } else { "0" }))
+    } else {
+        return None;
+    };
+    let value = Attribute::parse(b.context, &value)?;
+    let op = b
+        .op(op)
+        .add_attributes(&[(melior::ir::Identifier::new(b.context, "value"), value)])
+        .add_results(&[ty(t)])
+        .build()
+        .ok()?;
+    Some(b.put1(anchor, op))
+}
+
+/// The extent of dimension `d` of `buffer`: a constant when static, else `memref.dim`.
+fn memref_dim(b: &Builder, anchor: Op, buffer: Val, d: usize) -> Val {
+    if let Some(extent) = crate::to_loops::builder::static_dim(ir::value_type(buffer), d) {
+        return b.constant_index(anchor, extent);
+    }
+    let dimension = b.constant_index(anchor, d as i64);
+    b.put1(
+        anchor,
+        b.op("memref.dim")
+            .add_operands(&[v(buffer), v(dimension)])
+            .add_results(&[b.index()])
+            .build()
+            .expect("valid memref.dim"),
+    )
+}
+
+/// `memref<?xi64>`, the type of a shadow.
+fn vector_i64(b: &Builder) -> MlirType {
+    let dynamic = i64::MIN; // ShapedType::kDynamic
+    // SAFETY: building a type of the pass's context.
+    unsafe {
+        let i64_type = mlirIntegerTypeGet(b.context.to_raw(), 64);
+        mlirMemRefTypeContiguousGet(i64_type, 1, [dynamic].as_ptr(), mlirAttributeGetNull())
+    }
+}
+
+/// `func.call @callee(arguments)` before `anchor`; its results.
+fn call(b: &Builder, anchor: Op, callee: &str, arguments: &[Val], results: &[MlirType]) -> Vec<Val> {
+    let types: Vec<Type> = results.iter().map(|t| ty(*t)).collect();
+    let op = b.put(
+        anchor,
+        b.op("func.call")
+            .add_operands(&vs(arguments))
+            .add_attributes(&[(
+                melior::ir::Identifier::new(b.context, "callee"),
+                FlatSymbolRefAttribute::new(b.context, callee).into(),
+            )])
+            .add_results(&types)
+            .build()
+            .expect("valid func.call"),
+    );
+    ir::results(op)
 }

@@ -20,7 +20,7 @@
 //! all runs agree on; else the compiled program's, or the interpreter's where it is not
 //! compiled.
 
-use fusion_codegen::check::{CheckOutcome, FileJit, check_function, load_fused, runnable_functions};
+use fusion_codegen::check::{CheckOutcome, FileJit, JitFailure, check_function, load_fused, runnable_functions};
 use fusion_codegen::inputs::{generate_args, read_args, shipped_inputs, show};
 use fusion_codegen::{LaunchShape, Threads, Variant, npy};
 use fusion_interpreter::{FunctionInfo, InterpError, Interpreter, Value};
@@ -235,9 +235,14 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
                             println!("@{}: {} ({ms:.2} ms, compiled)", f.name, shown(&compiled));
                             Some(compiled)
                         }
-                        Err(reason) => {
+                        Err(JitFailure::NotCompiled(reason)) => {
                             println!("@{}: not compiled: {reason}", f.name);
                             Some(values)
+                        }
+                        Err(JitFailure::CallFailed(error)) => {
+                            println!("@{}: error (compiled): {error}", f.name);
+                            failed = true;
+                            None
                         }
                     }
                 }

@@ -64,7 +64,7 @@ fn timings(file: &Path, f: &FunctionInfo, jits: &mut [FileJit; 2]) -> Result<(f6
     for (jit, median) in jits.iter_mut().zip(&mut medians) {
         let mut times = Vec::new();
         for _ in 0..=TIMING_REPS {
-            times.push(jit.call(f, &args)?.1);
+            times.push(jit.call(f, &args).map_err(|e| e.to_string())?.1);
         }
         *median = fusion_bench::measure::median(&mut times[1..]);
     }
