@@ -9,7 +9,9 @@
 //! `nvvm-attach-target` + `convert-gpu-to-nvvm` or `rocdl-attach-target` +
 //! `convert-gpu-to-rocdl`, and `gpu-module-to-binary{format=isa}`, which leaves one
 //! `gpu.binary` per kernel holding its assembly. What remains of the module is the host
-//! program: allocations, sizes and `gpu.launch_func`s of those binaries.
+//! program: managed allocations and copies (`array-gpu-host-memory`), sizes and
+//! `gpu.launch_func`s of those binaries; [`HOST_TO_LLVM`] and the LLVM IR translation make
+//! it LLVM IR calling MLIR's GPU runtime interface (`mgpu*`).
 //!
 //! Device libraries. Math functions (`math.exp`, …) become calls of NVIDIA's libdevice
 //! (`__nv_exp`), which is linked into the kernels from the `nvidia-cuda-nvcc-cu12` wheel
@@ -100,6 +102,10 @@ pub struct GpuProgram {
     /// The host program: the module after `gpu-module-to-binary`, printed (its
     /// `gpu.binary` ops hold the assembly too).
     pub host: String,
+    /// The host program lowered ([`HOST_TO_LLVM`]) and translated to LLVM IR: calls of
+    /// MLIR's GPU runtime interface (`mgpuMemAlloc`, `mgpuMemcpy`, `mgpuModuleLoadJIT`,
+    /// `mgpuLaunchKernel`, …), the kernels' assembly embedded as constants.
+    pub host_llvm_ir: String,
     /// The remarks of the passes: clusters lowered op by op, one-thread kernels, the
     /// kernel counts of `array-gpu-kernels`.
     pub remarks: Vec<String>,
@@ -142,9 +148,17 @@ pub fn kernel_pipeline(target: &GpuTarget) -> String {
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, buffer-deallocation-pipeline, convert-bufferization-to-memref, \
-         func.func(array-gpu-kernels), gpu-kernel-outlining, {device}, gpu-module-to-binary{{format=isa}}"
+         func.func(array-gpu-kernels), array-gpu-host-memory, gpu-kernel-outlining, {device}, gpu-module-to-binary{{format=isa}}"
     )
 }
+
+/// The host program (after [`kernel_pipeline`]) to the LLVM dialect: `gpu-to-llvm` makes
+/// the `gpu.alloc`/`memcpy`/`dealloc`/`wait` of `array-gpu-host-memory` calls of MLIR's
+/// GPU runtime interface; `gpu.launch_func` and `gpu.binary` stay for the LLVM IR
+/// translation, which embeds the assembly and loads it at run time.
+pub const HOST_TO_LLVM: &str = "convert-scf-to-cf, expand-strided-metadata, gpu-to-llvm, finalize-memref-to-llvm, \
+     convert-complex-to-standard, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, \
+     convert-complex-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, reconcile-unrealized-casts";
 
 /// Lowers `module` (a program of the `array` dialect) to GPU kernels for `target`.
 pub fn compile_gpu(
@@ -179,7 +193,14 @@ pub fn compile_gpu(
         ));
     }
     let host = module.as_operation().to_string();
-    Ok(GpuProgram { target: target.clone(), kernels, host, remarks })
+    run_pipeline_with_diagnostics(context, module, &format!("builtin.module({HOST_TO_LLVM})"))?;
+    if let Some(op) = first_op_named(module, |n| {
+        !(n.starts_with("llvm.") || matches!(n, "builtin.module" | "gpu.binary" | "gpu.launch_func"))
+    }) {
+        return Err(format!("'{op}' is left in the host program after its lowering to LLVM"));
+    }
+    let host_llvm_ir = crate::aot::translate_to_llvm_ir(module)?;
+    Ok(GpuProgram { target: target.clone(), kernels, host, host_llvm_ir, remarks })
 }
 
 /// [`compile_gpu`] of a file.

@@ -56,7 +56,7 @@ pub fn to_llvm(threads: Threads) -> String {
     // lowered (by finalize-memref-to-llvm) before convert-scf-to-cf makes them multi-block.
     let gpu_emulated = match threads {
         Threads::GpuEmulated(LaunchShape { block_size, max_blocks }) => format!(
-            "func.func(array-gpu-kernels{{block-size={block_size} max-blocks={max_blocks}}}), array-gpu-emulate, "
+            "func.func(array-gpu-kernels{{block-size={block_size} max-blocks={max_blocks}}}), array-gpu-host-memory, array-gpu-emulate, "
         ),
         _ => String::new(),
     };

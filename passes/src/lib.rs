@@ -30,6 +30,7 @@ pub fn register_all_passes() {
         bridge::register(&to_loops::DEFINITION);
         bridge::register(&to_gpu::DEFINITION);
         bridge::register(&to_gpu::emulate::DEFINITION);
+        bridge::register(&to_gpu::host_memory::DEFINITION);
         bridge::register_pipeline(&FUSION_PIPELINE);
     });
 }

@@ -46,16 +46,16 @@
 //! Inside a kernel, a nested `scf.parallel` (an inner reduction of a row, a copy) runs
 //! sequentially in its thread: it becomes an `scf.for` nest carrying its reductions.
 //!
-//! Memory: kernels read and write the function's buffers directly, so the buffers must be
-//! reachable from the device: arguments and results in CUDA managed memory (or the host
-//! memory of a unified-memory system), and the `memref.alloc`s of the host code lowered to
-//! an allocator of such memory (`finalize-memref-to-llvm{use-generic-functions}`).
+//! Memory: kernels read and write the function's buffers directly; `array-gpu-host-memory`
+//! (`host_memory`) then places them in managed memory and copies the caller's arguments
+//! in and the results out.
 //!
 //! A summary remark per function counts the kernels of each kind.
 
 mod accesses;
 mod atomics;
 pub mod emulate;
+pub mod host_memory;
 mod scans;
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_remark};

@@ -31,6 +31,16 @@ fn every_example_assembles_with_ptxas_for_sm_80_and_sm_90() {
             let program = compile_gpu_file(&path, Variant::Fused, &nvptx(chip))
                 .unwrap_or_else(|e| panic!("{} for {chip}: {e}", path.display()));
             assert!(!program.kernels.is_empty(), "{}: no kernel", path.display());
+            // The host program is LLVM IR calling the GPU runtime: one launch call per
+            // gpu.launch_func, its buffers in managed memory.
+            let calls = |name: &str| program.host_llvm_ir.matches(&format!(" @{name}(")).count() - 1;
+            assert_eq!(
+                calls("mgpuLaunchKernel"),
+                program.host.matches("gpu.launch_func ").count(),
+                "{}",
+                path.display()
+            );
+            assert!(calls("mgpuMemAlloc") > 0, "{}: no managed buffer", path.display());
             for kernel in &program.kernels {
                 assert!(kernel.assembly.contains(&format!(".target {chip}")), "{}", kernel.module);
                 assemble_ptx(&kernel.assembly, chip)

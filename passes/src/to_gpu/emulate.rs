@@ -92,6 +92,9 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOpt
         .filter(|op| ir::op_name(*op) == "func.func")
         .collect();
     let mut table: Vec<String> = Vec::new();
+    for function in &functions {
+        host_memory_on_the_cpu(context, *function);
+    }
     for function in functions {
         // SAFETY: a live func.func of the module.
         let name = unsafe { OperationRef::from_raw(function) }
@@ -117,6 +120,70 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOpt
         add_checks(context, module, &table);
     }
     Ok(())
+}
+
+/// The host side of `array-gpu-host-memory` in CPU memory: `gpu.alloc` → `memref.alloc`,
+/// `gpu.dealloc` → `memref.dealloc`, `gpu.memcpy` → `memref.copy`, and the `gpu.wait`s
+/// around them (streams) go. The managed buffers stay distinct from the caller's, so the
+/// copies between them are checked too.
+fn host_memory_on_the_cpu(context: &Context, function: Op) {
+    let ops = collect(function, |op| matches!(ir::op_name(op).as_str(), "gpu.alloc" | "gpu.dealloc" | "gpu.memcpy"));
+    for op in ops {
+        let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+        // Leave out the async dependencies (tokens).
+        let operands: Vec<Val> = ir::operands(op).into_iter().filter(|o| !is_token(*o)).collect();
+        match ir::op_name(op).as_str() {
+            "gpu.alloc" => {
+                let t = ir::value_type(ir::results(op)[0]);
+                let alloc = b.put1(
+                    op,
+                    b.op("memref.alloc")
+                        .add_operands(&vs(&operands))
+                        .add_attributes(&[(
+                            melior::ir::Identifier::new(context, "operandSegmentSizes"),
+                            melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[operands.len() as i32, 0])
+                                .into(),
+                        )])
+                        .add_results(&[ty(t)])
+                        .build()
+                        .expect("valid memref.alloc"),
+                );
+                ir::replace_uses_where(ir::results(op)[0], alloc, |_| true);
+            }
+            "gpu.dealloc" => {
+                b.put(op, b.op("memref.dealloc").add_operands(&vs(&operands)).build().expect("valid memref.dealloc"));
+            }
+            _ => {
+                // gpu.memcpy %target, %source; memref.copy %source, %target.
+                b.copy(op, operands[1], operands[0]);
+            }
+        }
+        erase_with_streams(op);
+    }
+}
+
+fn is_token(value: Val) -> bool {
+    ty(ir::value_type(value)).to_string() == "!gpu.async.token"
+}
+
+/// Erases `op` (whose memref result, if any, is no longer used), the `gpu.wait`s that
+/// wait for its token, and the `gpu.wait async` streams it depended on once unused.
+fn erase_with_streams(op: Op) {
+    let streams: Vec<Op> = ir::operands(op).into_iter().filter(|o| is_token(*o)).filter_map(ir::defining_op).collect();
+    for token in ir::results(op).into_iter().filter(|r| is_token(*r)) {
+        for (user, _) in ir::uses(token) {
+            // SAFETY: a gpu.wait [%token] has no results (or an unused token).
+            unsafe { ir::erase(user) };
+        }
+    }
+    // SAFETY: every use of the op's results is gone.
+    unsafe { ir::erase(op) };
+    for stream in streams {
+        if ir::op_name(stream) == "gpu.wait" && ir::results(stream).iter().all(|r| ir::uses(*r).is_empty()) {
+            // SAFETY: unused.
+            unsafe { ir::erase(stream) };
+        }
+    }
 }
 
 /// Adds the functions and the fault record of `emulation_checks.mlir` to `module`, and the

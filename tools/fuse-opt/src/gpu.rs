@@ -2,7 +2,8 @@
 //! program is fused (`--unfused` skips it), lowered to loops, made one kernel per loop
 //! nest (`array-gpu-kernels`) and compiled for the target (`amdgcn:gfx942` for AMD GPUs);
 //! DIR receives one assembly file per kernel (`<kernel>.ptx` or `<kernel>.s`) and
-//! `host.mlir`, the host program with its `gpu.launch_func`s. The remarks of the passes
+//! `host.mlir`, the host program with its copies and `gpu.launch_func`s, and `host.ll`, the
+//! same as LLVM IR calling MLIR's GPU runtime interface (`mgpu*`). The remarks of the passes
 //! (one-thread kernels, clusters lowered op by op) and a line per kernel go to stderr.
 
 use fusion_codegen::{
@@ -89,5 +90,13 @@ pub fn emit(options: &GpuOptions) -> i32 {
         return fail(format!("{}: {e}", host.display()));
     }
     eprintln!("fuse-opt: wrote {} ({} kernels for {})", host.display(), program.kernels.len(), program.target);
+    let host_ll = options.directory.join("host.ll");
+    if let Err(e) = std::fs::write(&host_ll, &program.host_llvm_ir) {
+        return fail(format!("{}: {e}", host_ll.display()));
+    }
+    eprintln!(
+        "fuse-opt: wrote {} (the host program as LLVM IR, calling MLIR's GPU runtime interface)",
+        host_ll.display()
+    );
     0
 }
