@@ -37,7 +37,7 @@ APT_PACKAGES=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libclang-22
               libpolly-22-dev libomp-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev unzip)
 llvm_complete() {
   [ -x "$LLVM_PREFIX/bin/mlir-tblgen" ] && [ -x "$LLVM_PREFIX/bin/FileCheck" ] &&
-  [ -x "$LLVM_PREFIX/bin/lit" ] && [ -f "$LLVM_PREFIX/lib/libMLIR.so" ] &&
+  [ -x "$LLVM_PREFIX/bin/lit" ] && [ -x "$LLVM_PREFIX/bin/llvm-mc" ] && [ -f "$LLVM_PREFIX/lib/libMLIR.so" ] &&
   [ -f "$LLVM_PREFIX/lib/libMLIRCAPIIR.a" ] && [ -f "$LLVM_PREFIX/include/mlir/IR/Operation.h" ] &&
   { [ -f "$LLVM_PREFIX/lib/libclang.so" ] || [ -f "$LLVM_PREFIX/lib/libclang.so.1" ]; }
 }
@@ -101,6 +101,26 @@ if [ -z "${FUSION_CUDA_DIR:-}" ]; then
       'nvidia/cuda_nvcc/nvvm/libdevice/*' -d "$TMP"
     mkdir -p "$CUDA_DIR"; cp -a "$TMP"/nvidia/cuda_nvcc/. "$CUDA_DIR/"; rm -rf "$TMP"
     chmod +x "$CUDA_DIR/bin/ptxas"   # zip archives do not keep the run bit
+  fi
+fi
+# --- 5. AMD's device libraries (the AMDGPU path; no GPU or driver needed) ---------------
+# Debian's rocm-device-libs (ocml, ockl and the oclc control libraries as LLVM bitcode),
+# unpacked (not installed) into .deps/rocm/amdgcn/bitcode, where the ROCDL serializer
+# looks for them (gpu-module-to-binary's toolkit path). FUSION_ROCM_DIR names another
+# ROCm directory instead.
+if [ -z "${FUSION_ROCM_DIR:-}" ]; then
+  ROCM_DIR="$DEPS/rocm"
+  if [ ! -f "$ROCM_DIR/amdgcn/bitcode/ockl.bc" ]; then
+    log "fetching AMD's device libraries from Debian's rocm-device-libs package"
+    TMP="$(mktemp -d)"; chmod 755 "$TMP"
+    if ! (cd "$TMP" && apt-get download rocm-device-libs >/dev/null 2>&1); then
+      as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+      (cd "$TMP" && apt-get download rocm-device-libs)
+    fi
+    dpkg -x "$TMP"/rocm-device-libs_*.deb "$TMP/x"
+    mkdir -p "$ROCM_DIR/amdgcn"
+    cp -a "$TMP"/x/usr/lib/*/amdgcn/bitcode "$ROCM_DIR/amdgcn/"
+    rm -rf "$TMP"
   fi
 fi
 log "toolchain ready (LLVM_PREFIX=$LLVM_PREFIX)"

@@ -17,10 +17,12 @@
 //! (`__nv_exp`), which is linked into the kernels from the `nvidia-cuda-nvcc-cu12` wheel
 //! that `scripts/setup.sh` unpacks into `.deps/cuda` (with `ptxas`); `FUSION_CUDA_DIR`
 //! names another CUDA directory with the same layout (`bin/ptxas`,
-//! `nvvm/libdevice/libdevice.10.bc`). The AMDGPU serializer needs the ROCm device
-//! libraries (`ockl`, for the block size that `gpu.all_reduce` reads): it looks in
-//! `ROCM_PATH` (default `/opt/rocm`), and without them the compilation fails with MLIR's
-//! message; this repository does not install them.
+//! `nvvm/libdevice/libdevice.10.bc`). The AMDGPU serializer links AMD's device libraries
+//! (`ockl`, for the block size that `gpu.all_reduce` reads; `ocml` for math): from
+//! Debian's `rocm-device-libs`, which `scripts/setup.sh` unpacks into `.deps/rocm`
+//! (`FUSION_ROCM_DIR` names another ROCm directory with `amdgcn/bitcode/`), given to
+//! `gpu-module-to-binary` as its toolkit path. LLVM's own `llvm-mc` assembles the AMDGPU
+//! assembly ([`assemble_amdgpu`]), as `ptxas` does the PTX.
 
 use crate::pipeline::{Variant, run_pipeline_with_diagnostics};
 use melior::{
@@ -120,6 +122,16 @@ pub fn cuda_dir() -> Option<PathBuf> {
     Some(PathBuf::from(dir))
 }
 
+/// The ROCm directory with AMD's device libraries (`amdgcn/bitcode/ockl.bc`):
+/// `FUSION_ROCM_DIR`, else the `.deps/rocm` that set-up unpacked, if present.
+pub fn rocm_dir() -> Option<PathBuf> {
+    let dir = std::env::var("FUSION_ROCM_DIR")
+        .ok()
+        .filter(|d| !d.is_empty())
+        .or(option_env!("FUSION_DEFAULT_ROCM_DIR").map(str::to_owned))?;
+    Some(PathBuf::from(dir)).filter(|d| d.join("amdgcn/bitcode/ockl.bc").is_file())
+}
+
 /// NVIDIA's libdevice bitcode, if present.
 pub fn libdevice() -> Option<PathBuf> {
     cuda_dir().map(|d| d.join("nvvm/libdevice/libdevice.10.bc")).filter(|p| p.is_file())
@@ -145,10 +157,17 @@ pub fn kernel_pipeline(target: &GpuTarget) -> String {
              gpu.module(convert-complex-to-standard, expand-strided-metadata, convert-scf-to-cf, convert-gpu-to-rocdl, convert-complex-to-llvm, reconcile-unrealized-casts)"
         ),
     };
+    // The ROCDL serializer finds the device libraries under the toolkit path (else under
+    // ROCM_PATH or /opt/rocm); the NVVM one is given libdevice above.
+    let toolkit = match (target, rocm_dir()) {
+        (GpuTarget::Amdgcn { .. }, Some(dir)) => format!(" toolkit={}", dir.display()),
+        _ => String::new(),
+    };
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, buffer-deallocation-pipeline, convert-bufferization-to-memref, \
-         func.func(array-gpu-kernels), array-gpu-host-memory, gpu-kernel-outlining, {device}, gpu-module-to-binary{{format=isa}}"
+         func.func(array-gpu-kernels), array-gpu-host-memory, gpu-kernel-outlining, {device}, \
+         gpu-module-to-binary{{format=isa{toolkit}}}"
     )
 }
 
@@ -286,6 +305,31 @@ pub fn assemble_ptx(ptx: &str, arch: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("ptxas -arch={arch}: {}", String::from_utf8_lossy(&output.stderr).trim()))
+    }
+}
+
+/// Assembles AMDGPU `assembly` with LLVM's `llvm-mc` for processor `chip` (`gfx90a`,
+/// `gfx942`) into an object file; the error is llvm-mc's own message (it refuses
+/// assembly for another processor, which names its target).
+pub fn assemble_amdgpu(assembly: &str, chip: &str) -> Result<(), String> {
+    let llvm_mc = PathBuf::from(option_env!("MLIR_SYS_220_PREFIX").unwrap_or("/usr/lib/llvm-22")).join("bin/llvm-mc");
+    let dir = std::env::temp_dir().join(format!("fusion-llvm-mc-{}-{}", std::process::id(), unique()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let input = dir.join("kernel.s");
+    std::fs::write(&input, assembly).map_err(|e| format!("{}: {e}", input.display()))?;
+    let output = Command::new(&llvm_mc)
+        .args(["-triple=amdgcn-amd-amdhsa", &format!("-mcpu={chip}"), "-filetype=obj"])
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.join("kernel.o"))
+        .output()
+        .map_err(|e| format!("{}: {e}", llvm_mc.display()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = output?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(format!("llvm-mc -mcpu={chip}: {}", String::from_utf8_lossy(&output.stderr).trim()))
     }
 }
 

@@ -14,6 +14,10 @@
 // RUN: fuse-opt %s --emit-gpu=%t --gpu-target=nvptx:sm_90 2>&1 | FileCheck %s --check-prefix=EMIT
 // RUN: FileCheck %s --check-prefix=PTX < %t/sum_and_max_kernel.ptx
 // RUN: cat %t/histogram_kernel_*.ptx | FileCheck %s --check-prefix=ATOM
+// RUN: fuse-opt %s --emit-gpu=%t/amd --gpu-target=amdgcn:gfx942 2>/dev/null
+// RUN: FileCheck %s --check-prefix=AMD < %t/amd/sum_and_max_kernel.s
+// RUN: cat %t/amd/histogram_kernel_*.s | FileCheck %s --check-prefix=AMDATOM
+// RUN: FileCheck %s --check-prefix=HOST < %t/host.ll
 // RUN: fuse-opt %s --run --check --size=0 --gpu-sim | FileCheck %s --check-prefix=SIM
 // RUN: fuse-opt %s --run --check --size=1000 --seed=5 --gpu-sim | FileCheck %s --check-prefix=SIM
 // RUN: not fuse-opt %s --emit-gpu=%t --gpu-target=nvptx:90 2>&1 | FileCheck %s --check-prefix=BAD
@@ -43,6 +47,17 @@
 // PTX: shfl.sync.bfly.b32
 // ATOM: .entry histogram_kernel(
 // ATOM: atom.global.add.u64
+// The same kernels for an AMD GPU: cross-lane permutes in the block reduction, a global
+// atomic add for the histogram.
+// AMD: .amdgcn_target "amdgcn-amd-amdhsa--gfx942"
+// AMD: ds_bpermute_b32
+// AMDATOM: global_atomic_add_x2
+// The host program as LLVM IR: managed buffers, copies, the kernels loaded and launched.
+// HOST-DAG: call ptr @mgpuMemAlloc(
+// HOST-DAG: call void @mgpuMemcpy(
+// HOST-DAG: call ptr @mgpuModuleLoadJIT(
+// HOST-DAG: call void @mgpuLaunchKernel(
+// HOST-DAG: call void @mgpuMemFree(
 // BAD: fuse-opt: error: unknown GPU target 'nvptx:90'
 
 // Two clusters, two kernels: exp and the row sums (each thread a row, the row's sum

@@ -4,7 +4,7 @@
 //! structure (block reductions, reported one-thread kernels) is checked on the IR.
 
 use fusion_codegen::Variant;
-use fusion_codegen::gpu::{GpuTarget, assemble_ptx, compile_gpu, compile_gpu_file};
+use fusion_codegen::gpu::{GpuTarget, assemble_amdgpu, assemble_ptx, compile_gpu, compile_gpu_file};
 use std::path::PathBuf;
 
 fn examples() -> Vec<PathBuf> {
@@ -50,6 +50,30 @@ fn every_example_assembles_with_ptxas_for_sm_80_and_sm_90() {
         }
     }
     assert!(kernels > 100, "only {kernels} kernels");
+}
+
+#[test]
+fn every_example_assembles_with_llvm_mc_for_gfx90a_and_gfx942() {
+    let mut kernels = 0;
+    for path in examples() {
+        for chip in ["gfx90a", "gfx942"] {
+            let program = compile_gpu_file(&path, Variant::Fused, &GpuTarget::Amdgcn { chip: chip.into() })
+                .unwrap_or_else(|e| panic!("{} for {chip}: {e}", path.display()));
+            for kernel in &program.kernels {
+                let target = format!(".amdgcn_target \"amdgcn-amd-amdhsa--{chip}\"");
+                assert!(kernel.assembly.contains(&target), "{}", kernel.module);
+                assemble_amdgpu(&kernel.assembly, chip)
+                    .unwrap_or_else(|e| panic!("{} kernel {}: {e}", path.display(), kernel.module));
+                kernels += 1;
+            }
+        }
+    }
+    assert!(kernels > 100, "only {kernels} kernels");
+    // The check can fail: gfx942 code is not gfx90a code.
+    let path = crate::repo_root().join("examples/seed000_single_loop.mlir");
+    let program = compile_gpu_file(&path, Variant::Fused, &GpuTarget::Amdgcn { chip: "gfx942".into() }).unwrap();
+    let error = assemble_amdgpu(&program.kernels[0].assembly, "gfx90a").unwrap_err();
+    assert!(error.contains("does not match the specified target id"), "{error}");
 }
 
 #[test]
@@ -145,11 +169,13 @@ fn unknown_targets_and_missing_tools_are_clear_errors() {
     assert!(error.contains("nvptx:sm_<NN>"), "{error}");
     let error = assemble_ptx("not ptx", "sm_90").unwrap_err();
     assert!(error.starts_with("ptxas -arch=sm_90:"), "{error}");
+    let error = assemble_amdgpu("not assembly", "gfx90a").unwrap_err();
+    assert!(error.starts_with("llvm-mc -mcpu=gfx90a:"), "{error}");
 }
 
 /// Calls `@name` of tests/programs/gpu/emulation_faults.mlir, its kernels emulated with
-/// checked accesses (`compile_emulated_kernels_file`), on vectors of i64 of the given lengths (element k = 100 + k); its i64 result
-/// if it has one, or the error.
+/// checked accesses (`compile_emulated_kernels_file`), on vectors of i64 of the given
+/// lengths (element k = 100 + k); its i64 result if it has one, or the error.
 fn call_emulated(name: &str, lengths: &[usize], returns: bool) -> Result<Option<i64>, String> {
     use fusion_codegen::compile_emulated_kernels_file;
     use fusion_interpreter::{ElemType, Type, Value};
