@@ -771,10 +771,15 @@ fn alloc(b: &Builder, anchor: Op, element: MlirType, length: Option<Val>) -> Val
     let t =
         unsafe { mlirMemRefTypeContiguousGet(element, shape.len() as isize, shape.as_ptr(), mlirAttributeGetNull()) };
     let sizes: Vec<Val> = length.into_iter().collect();
+    alloc_of_type(b, anchor, t, &sizes)
+}
+
+/// `memref.alloc(sizes) : t` (host memory) before `anchor`: `sizes` are the dynamic extents.
+pub(super) fn alloc_of_type(b: &Builder, anchor: Op, t: MlirType, sizes: &[Val]) -> Val {
     b.put1(
         anchor,
         b.op("memref.alloc")
-            .add_operands(&vs(&sizes))
+            .add_operands(&vs(sizes))
             .add_attributes(&[(
                 Identifier::new(b.context, "operandSegmentSizes"),
                 DenseI32ArrayAttribute::new(b.context, &[sizes.len() as i32, 0]).into(),

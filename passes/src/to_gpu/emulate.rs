@@ -34,7 +34,7 @@
 use super::{collect, constant};
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error};
 use crate::ir::{self, Op, Val};
-use crate::to_loops::builder::{Builder, ty, v, vs};
+use crate::to_loops::builder::{Builder, ty, vs};
 use melior::{
     Context,
     ir::{
@@ -135,19 +135,7 @@ fn host_memory_on_the_cpu(context: &Context, function: Op) {
         match ir::op_name(op).as_str() {
             "gpu.alloc" => {
                 let t = ir::value_type(ir::results(op)[0]);
-                let alloc = b.put1(
-                    op,
-                    b.op("memref.alloc")
-                        .add_operands(&vs(&operands))
-                        .add_attributes(&[(
-                            melior::ir::Identifier::new(context, "operandSegmentSizes"),
-                            melior::ir::attribute::DenseI32ArrayAttribute::new(context, &[operands.len() as i32, 0])
-                                .into(),
-                        )])
-                        .add_results(&[ty(t)])
-                        .build()
-                        .expect("valid memref.alloc"),
-                );
+                let alloc = super::alloc_of_type(&b, op, t, &operands);
                 ir::replace_uses_where(ir::results(op)[0], alloc, |_| true);
             }
             "gpu.dealloc" => {
@@ -392,7 +380,7 @@ fn instrument(b: &Builder, emulated: &Emulated, function: &str, table: &mut Vec<
         let id = b.constant_index(access, table.len() as i64);
         table.push(format!("'{name}' at {location} in @{function}"));
         let (block, thread) = (*block_id, thread_ids[segment]);
-        let extents: Vec<Val> = (0..indices.len()).map(|d| memref_dim(b, access, buffer, d)).collect();
+        let extents: Vec<Val> = (0..indices.len()).map(|d| b.memref_dim(access, buffer, d)).collect();
         let mut inside: Option<Val> = None;
         for (d, (i, extent)) in indices.iter().zip(&extents).enumerate() {
             let dimension = b.constant_index(access, d as i64);
@@ -414,7 +402,7 @@ fn instrument(b: &Builder, emulated: &Emulated, function: &str, table: &mut Vec<
             None => {
                 let mut length = b.constant_index(*block_loop, 1);
                 for d in 0..indices.len() {
-                    let extent = memref_dim(b, *block_loop, buffer, d);
+                    let extent = b.memref_dim(*block_loop, buffer, d);
                     length = b.binary(*block_loop, melior::dialect::arith::muli, length, extent);
                 }
                 let writes = call(b, *block_loop, "__array_gpu_emulation_shadow", &[length], &[vector_i64(b)])[0];
@@ -501,22 +489,6 @@ fn zero(b: &Builder, anchor: Op, t: MlirType) -> Option<Val> {
         .build()
         .ok()?;
     Some(b.put1(anchor, op))
-}
-
-/// The extent of dimension `d` of `buffer`: a constant when static, else `memref.dim`.
-fn memref_dim(b: &Builder, anchor: Op, buffer: Val, d: usize) -> Val {
-    if let Some(extent) = crate::to_loops::builder::static_dim(ir::value_type(buffer), d) {
-        return b.constant_index(anchor, extent);
-    }
-    let dimension = b.constant_index(anchor, d as i64);
-    b.put1(
-        anchor,
-        b.op("memref.dim")
-            .add_operands(&[v(buffer), v(dimension)])
-            .add_results(&[b.index()])
-            .build()
-            .expect("valid memref.dim"),
-    )
 }
 
 /// `memref<?xi64>`, the type of a shadow.

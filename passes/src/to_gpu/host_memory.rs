@@ -218,17 +218,7 @@ fn dynamic_sizes(b: &Builder, anchor: Op, buffer: Val) -> Vec<Val> {
     let rank = unsafe { mlirShapedTypeGetRank(t) } as isize;
     (0..rank)
         .filter(|d| unsafe { mlirShapedTypeIsDynamicDim(t, *d) })
-        .map(|d| {
-            let dimension = b.constant_index(anchor, d as i64);
-            b.put1(
-                anchor,
-                b.op("memref.dim")
-                    .add_operands(&[v(buffer), v(dimension)])
-                    .add_results(&[b.index()])
-                    .build()
-                    .expect("valid memref.dim"),
-            )
-        })
+        .map(|d| b.memref_dim(anchor, buffer, d as usize))
         .collect()
 }
 
@@ -274,18 +264,7 @@ fn synchronous(b: &Builder, anchor: Op, name: &str, operands: &[Val]) {
 /// `memref.alloc` (host memory) of `buffer`'s shape and type, before `anchor`.
 fn host_alloc_like(b: &Builder, anchor: Op, buffer: Val) -> Val {
     let sizes = dynamic_sizes(b, anchor, buffer);
-    b.put1(
-        anchor,
-        b.op("memref.alloc")
-            .add_operands(&vs(&sizes))
-            .add_attributes(&[(
-                Identifier::new(b.context, "operandSegmentSizes"),
-                DenseI32ArrayAttribute::new(b.context, &[sizes.len() as i32, 0]).into(),
-            )])
-            .add_results(&[ty(ir::value_type(buffer))])
-            .build()
-            .expect("valid memref.alloc"),
-    )
+    super::alloc_of_type(b, anchor, ir::value_type(buffer), &sizes)
 }
 
 /// The memref type of the same shape and element with the identity layout.

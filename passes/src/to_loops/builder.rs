@@ -165,6 +165,22 @@ impl<'c> Builder<'c> {
         self.tensor_dim(anchor, x, d)
     }
 
+    /// The extent of dimension `d` of buffer `x`: a constant when static, else `memref.dim`.
+    pub(crate) fn memref_dim(&self, anchor: Op, x: Val, d: usize) -> Val {
+        if let Some(s) = static_dim(ir::value_type(x), d) {
+            return self.constant_index(anchor, s);
+        }
+        let dd = self.constant_index(anchor, d as i64);
+        self.put1(
+            anchor,
+            self.op("memref.dim")
+                .add_operands(&[v(x), v(dd)])
+                .add_results(&[self.index()])
+                .build()
+                .expect("valid memref.dim"),
+        )
+    }
+
     /// `tensor.dim` of dimension `d` of tensor `x`.
     fn tensor_dim(&self, anchor: Op, x: Val, d: usize) -> Val {
         let dd = self.constant_index(anchor, d as i64);
