@@ -12,6 +12,10 @@
 //! refused with an error at the op; the kernels made here have them only at the top level
 //! of the kernel, where every thread reaches them.
 //!
+//! The host side of `array-gpu-host-memory` runs in CPU memory: `gpu.alloc` becomes
+//! `memref.alloc` (a buffer distinct from the caller's), `gpu.memcpy` `memref.copy`,
+//! `gpu.dealloc` `memref.dealloc`, and the streams (`gpu.wait`) go.
+//!
 //! **Checked accesses** (option `check-accesses`, on by default): every `memref.load`,
 //! `memref.store` and `memref.atomic_rmw` of a kernel is checked at run time, by the
 //! functions of `emulation_checks.mlir` that the pass adds to the module:
