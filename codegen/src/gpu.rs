@@ -288,24 +288,7 @@ fn first_op_named(module: &Module, matches: impl Fn(&str) -> bool) -> Option<Str
 /// ptxas's own message. `Err` also when ptxas is not installed (say so, never pass).
 pub fn assemble_ptx(ptx: &str, arch: &str) -> Result<(), String> {
     let ptxas = ptxas().ok_or("ptxas not found: run scripts/setup.sh or set FUSION_CUDA_DIR")?;
-    let dir = std::env::temp_dir().join(format!("fusion-ptxas-{}-{}", std::process::id(), unique()));
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let input = dir.join("kernel.ptx");
-    std::fs::write(&input, ptx).map_err(|e| format!("{}: {e}", input.display()))?;
-    let output = Command::new(&ptxas)
-        .arg(format!("-arch={arch}"))
-        .arg(&input)
-        .arg("-o")
-        .arg(dir.join("kernel.cubin"))
-        .output()
-        .map_err(|e| format!("{}: {e}", ptxas.display()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let output = output?;
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!("ptxas -arch={arch}: {}", String::from_utf8_lossy(&output.stderr).trim()))
-    }
+    assemble(&ptxas, &[format!("-arch={arch}")], ("kernel.ptx", "kernel.cubin"), ptx)
 }
 
 /// Assembles AMDGPU `assembly` with LLVM's `llvm-mc` for processor `chip` (`gfx90a`,
@@ -313,24 +296,35 @@ pub fn assemble_ptx(ptx: &str, arch: &str) -> Result<(), String> {
 /// assembly for another processor, which names its target).
 pub fn assemble_amdgpu(assembly: &str, chip: &str) -> Result<(), String> {
     let llvm_mc = PathBuf::from(option_env!("MLIR_SYS_220_PREFIX").unwrap_or("/usr/lib/llvm-22")).join("bin/llvm-mc");
-    let dir = std::env::temp_dir().join(format!("fusion-llvm-mc-{}-{}", std::process::id(), unique()));
+    let options = ["-triple=amdgcn-amd-amdhsa".to_owned(), format!("-mcpu={chip}"), "-filetype=obj".to_owned()];
+    assemble(&llvm_mc, &options, ("kernel.s", "kernel.o"), assembly)
+}
+
+/// Runs assembler `tool` with `options` on `source` (written to a fresh temporary
+/// directory as `files.0`, the output as `files.1`); the error names the tool and the
+/// target it assembled for, then gives the tool's own message.
+fn assemble(tool: &Path, options: &[String], files: (&str, &str), source: &str) -> Result<(), String> {
+    let name = tool.file_name().map_or_else(|| tool.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let dir = std::env::temp_dir().join(format!("fusion-{name}-{}-{}", std::process::id(), unique()));
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let input = dir.join("kernel.s");
-    std::fs::write(&input, assembly).map_err(|e| format!("{}: {e}", input.display()))?;
-    let output = Command::new(&llvm_mc)
-        .args(["-triple=amdgcn-amd-amdhsa", &format!("-mcpu={chip}"), "-filetype=obj"])
+    let input = dir.join(files.0);
+    std::fs::write(&input, source).map_err(|e| format!("{}: {e}", input.display()))?;
+    let output = Command::new(tool)
+        .args(options)
         .arg(&input)
         .arg("-o")
-        .arg(dir.join("kernel.o"))
+        .arg(dir.join(files.1))
         .output()
-        .map_err(|e| format!("{}: {e}", llvm_mc.display()));
+        .map_err(|e| format!("{}: {e}", tool.display()));
     let _ = std::fs::remove_dir_all(&dir);
     let output = output?;
     if output.status.success() {
-        Ok(())
-    } else {
-        Err(format!("llvm-mc -mcpu={chip}: {}", String::from_utf8_lossy(&output.stderr).trim()))
+        return Ok(());
     }
+    // The option that names the target (-arch=…, -mcpu=…) says what it was assembled for.
+    let target =
+        options.iter().find(|o| o.starts_with("-arch=") || o.starts_with("-mcpu=")).cloned().unwrap_or_default();
+    Err(format!("{name} {target}: {}", String::from_utf8_lossy(&output.stderr).trim()))
 }
 
 fn unique() -> u64 {
