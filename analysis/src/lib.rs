@@ -4,7 +4,8 @@
 //! crate's extractor, or by [`random`] in tests) → an ILP of one of the
 //! [`formulation`]s, solved by `fusion-solver` → a [`clustering::Clustering`], which the
 //! independent [`validate`] checks and [`cost`] prices before [`driver`] accepts it;
-//! [`report`] renders the result. [`baseline`] holds the strategies the optimum is
+//! [`report`] renders the result. [`local_search`] improves the solver's starting
+//! clustering (a hint, never a bound). [`baseline`] holds the strategies the optimum is
 //! compared with (no fusion, seed 000's greedy algorithms). [`exhaustive`] is the reference search that tests
 //! compare every formulation with; it shares no code with the ILP.
 
@@ -16,6 +17,7 @@ pub mod driver;
 pub mod exhaustive;
 pub mod formulation;
 pub mod graph;
+pub mod local_search;
 #[cfg(feature = "generators")]
 pub mod random;
 pub mod report;

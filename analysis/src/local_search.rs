@@ -1,0 +1,344 @@
+//! A primal heuristic for the fusion ILP: local search over legal clusterings.
+//!
+//! SCIP proves an optimum faster when it starts from a good clustering: an incumbent of
+//! cost c lets it discard every subtree whose bound reaches c. On the six slowest of
+//! twenty random programs of 100 combinators, telling SCIP the optimum's value in
+//! advance cut the solve times from 2.7–26.5 s to 1.5–7.8 s. Seed 000's greedy
+//! clusterings (`baseline`), the start so far, fuse along edges only; the optimum also
+//! fuses horizontally (readers of one array sharing its read, seed 000 §4.1) and leaves
+//! unfused what greedy fused too early.
+//!
+//! The search starts from a legal clustering and repeatedly takes the first move that
+//! lowers the cost, until no move does or the time budget is spent:
+//!
+//! * **merge** two clusters that are *adjacent* (an edge between them, or both read one
+//!   array);
+//! * **move** one node into an adjacent cluster;
+//! * **split** one node out into a cluster of its own.
+//!
+//! The changed cluster's orders follow from its internal edges (`cluster_orders`: a
+//! fused edge is read in the producer's order, seed 000 (12)); the orders left free are
+//! kept, or all set forward, or all backward: three candidates per move. Every
+//! candidate is put in execution order (clusters topologically sorted along the
+//! edges between them), priced by the cost evaluator and, when cheaper, judged by the
+//! independent validator, the same two functions that judge the solver's answer. So the result is
+//! legal by construction; it is only a hint to the solver, which proves (or fails to
+//! prove) optimality on its own, and it plays no part in any bound.
+
+use super::clustering::Clustering;
+use super::cost::{CostFunction, evaluate_function};
+use super::graph::{Access, Graph, NodeId, ORDER_BACKWARD, ORDER_FORWARD, Order};
+use super::validate::validate;
+use std::time::{Duration, Instant};
+
+/// The best clustering found from `start` (which must be legal) within `budget`, and
+/// its cost. Returns `start` itself when no move improves it.
+pub fn improve(graph: &Graph, start: Clustering, cost: &CostFunction, budget: Duration) -> (Clustering, f64) {
+    // No deadline when the budget is beyond any clock (an unlimited time limit).
+    let deadline = Instant::now().checked_add(budget);
+    let n = graph.nodes.len();
+    let start_cost = evaluate_function(graph, &start, cost);
+    let mut label: Vec<usize> = vec![usize::MAX; n];
+    for (c, nodes) in start.clusters.iter().enumerate() {
+        for v in nodes {
+            label[v.0] = c;
+        }
+    }
+    if label.contains(&usize::MAX) || start.output_orders.len() != n {
+        return (start, start_cost);
+    }
+    let search = Search { graph, cost, neighbours: neighbours(graph), deadline };
+    let best =
+        search.descend(State { label, orders: start.output_orders.clone(), clustering: start, cost: start_cost });
+    (best.clustering, best.cost)
+}
+
+/// A legal clustering as the search holds it: cluster labels and orders by node, the
+/// clustering in execution order, and its cost.
+struct State {
+    label: Vec<usize>,
+    orders: Vec<Order>,
+    clustering: Clustering,
+    cost: f64,
+}
+
+struct Search<'g> {
+    graph: &'g Graph,
+    cost: &'g CostFunction,
+    neighbours: Vec<Vec<NodeId>>,
+    deadline: Option<Instant>,
+}
+
+impl Search<'_> {
+    /// The candidate's clustering and cost, when it is legal and costs less than
+    /// `below` (priced first: the cost evaluator is cheaper than the validator and
+    /// accepts any partition).
+    fn judge(&self, (label, orders): Candidate, below: f64) -> Option<State> {
+        let clustering = in_execution_order(self.graph, &label, &orders)?;
+        let cost = evaluate_function(self.graph, &clustering, self.cost);
+        if cost >= below {
+            return None;
+        }
+        validate(self.graph, &clustering).ok()?;
+        Some(State { label, orders, clustering, cost })
+    }
+
+    /// First-improvement descent from a legal state.
+    fn descend(&self, mut state: State) -> State {
+        loop {
+            let mut improved = None;
+            for candidate in moves(self.graph, &self.neighbours, &state.label, &state.orders) {
+                if self.deadline.is_some_and(|deadline| Instant::now() > deadline) {
+                    break;
+                }
+                if let Some(next) = self.judge(candidate, state.cost - 1e-9) {
+                    improved = Some(next);
+                    break;
+                }
+            }
+            match improved {
+                Some(next) => state = next,
+                None => return state,
+            }
+        }
+    }
+}
+
+/// For every node, the nodes it can share a cluster with to any effect: its producers
+/// and consumers over fusible edges between loops, and the other readers of the arrays
+/// it reads.
+fn neighbours(graph: &Graph) -> Vec<Vec<NodeId>> {
+    let n = graph.nodes.len();
+    let mut near: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+    let mut add = |a: NodeId, b: NodeId| {
+        if a != b && !near[a.0].contains(&b) {
+            near[a.0].push(b);
+            near[b.0].push(a);
+        }
+    };
+    let loop_node = |v: NodeId| graph.node(v).kind.is_fusible_kind();
+    for e in &graph.edges {
+        if e.is_fusible() && loop_node(e.from) && loop_node(e.to) {
+            add(e.from, e.to);
+        }
+    }
+    for producer in graph.node_ids() {
+        let readers: Vec<(usize, NodeId)> =
+            graph.out_edges(producer).map(|(_, e)| (e.output, e.to)).filter(|&(_, r)| loop_node(r)).collect();
+        for (i, &(output, a)) in readers.iter().enumerate() {
+            for &(other_output, b) in &readers[i + 1..] {
+                if output == other_output {
+                    add(a, b);
+                }
+            }
+        }
+    }
+    near
+}
+
+type Candidate = (Vec<usize>, Vec<Order>);
+
+/// The candidate moves from one clustering (cluster labels and orders), lazily: merges
+/// first (they save the most), then moves of single nodes, then splits.
+fn moves<'a>(
+    graph: &'a Graph,
+    neighbours: &'a [Vec<NodeId>],
+    label: &'a [usize],
+    orders: &'a [Order],
+) -> impl Iterator<Item = Candidate> + 'a {
+    let n = label.len();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for v in 0..n {
+        for w in &neighbours[v] {
+            let (a, b) = (label[v].min(label[w.0]), label[v].max(label[w.0]));
+            if a != b && !pairs.contains(&(a, b)) {
+                pairs.push((a, b));
+            }
+        }
+    }
+    let merges = pairs.into_iter().flat_map(move |(a, b)| {
+        let merged: Vec<usize> = label.iter().map(|&l| if l == b { a } else { l }).collect();
+        [None, Some(ORDER_FORWARD), Some(ORDER_BACKWARD)].into_iter().filter_map(move |direction| {
+            cluster_orders(graph, &merged, orders, a, direction).map(|orders| (merged.clone(), orders))
+        })
+    });
+    let node_moves = (0..n).flat_map(move |v| {
+        let mut targets: Vec<usize> =
+            neighbours[v].iter().map(|w| label[w.0]).filter(|&c| c != label[v]).collect::<Vec<_>>();
+        targets.sort_unstable();
+        targets.dedup();
+        targets.into_iter().flat_map(move |target| {
+            let mut moved = label.to_vec();
+            moved[v] = target;
+            [None, Some(ORDER_FORWARD), Some(ORDER_BACKWARD)].into_iter().filter_map(move |direction| {
+                cluster_orders(graph, &moved, orders, target, direction).map(|orders| (moved.clone(), orders))
+            })
+        })
+    });
+    let splits = (0..n).filter_map(move |v| {
+        let alone = label.iter().filter(|&&l| l == label[v]).count() == 1;
+        (!alone).then(|| {
+            let mut split = label.to_vec();
+            split[v] = n + v;
+            (split, orders.to_vec())
+        })
+    });
+    merges.chain(node_moves).chain(splits)
+}
+
+/// The orders of one cluster (`label[v] == cluster`) forced by its internal edges
+/// (seed 000 (12): a fused edge is read in the producer's order), every other order
+/// unchanged. An edge read in output order joins the producer's and consumer's orders
+/// into one class; a class takes the order a combinator fixes or a gather's label
+/// reading it, else `direction`, else the order its first node had (forward if that was
+/// a gather label). `None` when a class is forced two ways, or backward where a node may
+/// not run backward.
+fn cluster_orders(
+    graph: &Graph,
+    label: &[usize],
+    orders: &[Order],
+    cluster: usize,
+    direction: Option<Order>,
+) -> Option<Vec<Order>> {
+    let n = label.len();
+    let mut class: Vec<usize> = (0..n).collect();
+    fn find(class: &mut [usize], mut v: usize) -> usize {
+        while class[v] != v {
+            class[v] = class[class[v]];
+            v = class[v];
+        }
+        v
+    }
+    let inside = |e: &super::graph::Edge| label[e.from.0] == cluster && label[e.to.0] == cluster && e.is_fusible();
+    for e in graph.edges.iter().filter(|e| inside(e)) {
+        if e.access == Access::InOutputOrder {
+            let (a, b) = (find(&mut class, e.from.0), find(&mut class, e.to.0));
+            class[a] = b;
+        }
+    }
+    let mut forced: Vec<Option<Order>> = vec![None; n];
+    let mut force = |class: &mut [usize], v: usize, order: Order| {
+        let c = find(class, v);
+        match forced[c] {
+            Some(o) if o != order => false,
+            _ => {
+                forced[c] = Some(order);
+                true
+            }
+        }
+    };
+    for v in (0..n).filter(|&v| label[v] == cluster) {
+        if let Some(order) = graph.node(NodeId(v)).kind.fixed_output_order()
+            && !force(&mut class, v, order)
+        {
+            return None;
+        }
+    }
+    for e in graph.edges.iter().filter(|e| inside(e)) {
+        if let Access::GatherSource { label } = e.access
+            && !force(&mut class, e.from.0, label)
+        {
+            return None;
+        }
+    }
+    let mut chosen: Vec<Option<Order>> = vec![None; n];
+    let mut out = orders.to_vec();
+    for v in (0..n).filter(|&v| label[v] == cluster) {
+        let c = find(&mut class, v);
+        let order = *chosen[c].get_or_insert_with(|| {
+            forced[c].or(direction).unwrap_or(if orders[v] <= ORDER_BACKWARD { orders[v] } else { ORDER_FORWARD })
+        });
+        if order == ORDER_BACKWARD && forced[c].is_none() && !graph.node(NodeId(v)).kind.may_run_backward() {
+            return None;
+        }
+        out[v] = order;
+    }
+    Some(out)
+}
+
+/// The clusters of `label` in an execution order: topologically sorted along the
+/// edges between them (the smallest first node first among the ready ones), each in
+/// program order. `None` when the edges between clusters form a cycle.
+fn in_execution_order(graph: &Graph, label: &[usize], orders: &[Order]) -> Option<Clustering> {
+    let mut ids: Vec<usize> = label.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let index = |l: usize| ids.binary_search(&l).expect("a label of the clustering");
+    let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); ids.len()];
+    for (v, &l) in label.iter().enumerate() {
+        members[index(l)].push(NodeId(v));
+    }
+    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    let mut indegree = vec![0usize; ids.len()];
+    for e in &graph.edges {
+        let (a, b) = (index(label[e.from.0]), index(label[e.to.0]));
+        if a != b && !successors[a].contains(&b) {
+            successors[a].push(b);
+            indegree[b] += 1;
+        }
+    }
+    let mut ready: std::collections::BTreeSet<(usize, usize)> =
+        (0..ids.len()).filter(|&k| indegree[k] == 0).map(|k| (members[k][0].0, k)).collect();
+    let mut clusters = Vec::with_capacity(ids.len());
+    while let Some((first, k)) = ready.pop_first() {
+        let _ = first;
+        for &s in &successors[k] {
+            indegree[s] -= 1;
+            if indegree[s] == 0 {
+                ready.insert((members[s][0].0, s));
+            }
+        }
+        clusters.push(std::mem::take(&mut members[k]));
+    }
+    (clusters.len() == ids.len()).then(|| Clustering { clusters, output_orders: orders.to_vec() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::baseline::greedy;
+    use crate::cost::CostModel;
+    use crate::exhaustive;
+    use crate::random::{random_graph, small_program};
+
+    /// On small random programs, under every cost model: the search returns a legal
+    /// clustering, never costs more than the greedy start, and never less than the
+    /// exhaustive optimum (a cheaper answer would mean the validator or the cost
+    /// evaluator was fooled). And it does improve on greedy somewhere, or it would be
+    /// dead weight in front of the solver.
+    #[test]
+    fn improves_greedy_legally_and_never_beats_the_exhaustive_optimum() {
+        let mut improved = 0;
+        for seed in 0..60 {
+            let graph = small_program(6, seed);
+            let costs: Vec<CostFunction> = CostModel::ALL.iter().map(|&m| CostFunction::single(m)).collect();
+            let Some(reference) = exhaustive::search(&graph, &costs) else { continue };
+            for (cost, optimum) in costs.iter().zip(&reference.optima) {
+                let start = greedy(&graph, seed % 2 == 0);
+                let start_cost = evaluate_function(&graph, &start, cost);
+                let (found, found_cost) = improve(&graph, start, cost, Duration::from_secs(10));
+                assert_eq!(validate(&graph, &found), Ok(()), "seed {seed}, {cost:?}");
+                assert_eq!(found_cost, evaluate_function(&graph, &found, cost));
+                assert!(found_cost <= start_cost, "seed {seed}: {found_cost} > greedy {start_cost}");
+                assert!(found_cost >= optimum.cost - 1e-9, "seed {seed}: {found_cost} < optimum {}", optimum.cost);
+                improved += usize::from(found_cost < start_cost);
+            }
+        }
+        assert!(improved >= 10, "the search improved on greedy only {improved} times");
+    }
+
+    /// A budget of zero returns the start unchanged; on a program of 100 combinators the
+    /// search improves on greedy under the default cost.
+    #[test]
+    fn respects_its_budget_and_improves_a_large_program() {
+        let graph = random_graph(100, 0);
+        let cost = CostFunction::single(CostModel::ReadsWrites);
+        let start = greedy(&graph, true);
+        let start_cost = evaluate_function(&graph, &start, &cost);
+        let (same, same_cost) = improve(&graph, start.clone(), &cost, Duration::ZERO);
+        assert_eq!((same, same_cost), (start.clone(), start_cost));
+        let (found, found_cost) = improve(&graph, start, &cost, Duration::from_secs(60));
+        assert_eq!(validate(&graph, &found), Ok(()));
+        assert!(found_cost < start_cost, "{found_cost} vs greedy {start_cost}");
+    }
+}
