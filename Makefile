@@ -12,7 +12,7 @@ export TABLEGEN_220_PREFIX ?= $(LLVM_PREFIX)
 export LIBCLANG_PATH ?= $(LLVM_PREFIX)/lib
 CARGO ?= cargo
 
-.PHONY: setup build demo test unit lit doc plugin-path memcheck clean
+.PHONY: setup build demo test unit lit doc plugin-path memcheck fuzz fuzz-smoke clean
 
 setup:
 	./scripts/setup.sh
@@ -45,6 +45,16 @@ plugin-path:
 # Valgrind over `fuse-opt --run --check` of every example (slow; not part of `make test`).
 memcheck: build
 	./scripts/memcheck.sh
+
+# Coverage-guided fuzzing, FUZZ_SECONDS per target (nightly toolchain and cargo-fuzz,
+# installed by the script when missing; not part of `make test`).
+FUZZ_SECONDS ?= 600
+fuzz: setup
+	./scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# A short, reproducible run of each fuzz target (fixed libFuzzer seed), for CI.
+fuzz-smoke: setup
+	FUZZ_SEED=1 ./scripts/fuzz.sh 20
 
 clean:
 	$(CARGO) clean

@@ -67,7 +67,7 @@ proptest! {
         input_seed in any::<u64>(),
         size in 0usize..40,
     ) {
-        let source = crate::fuse_roundtrip::random_program(program_seed, ops);
+        let source = integration_tests::random_program(program_seed, ops);
         // The clustering the analysis chose is the code that runs: no cluster is lowered
         // op by op (issue "no silent per-op fallback").
         let (_, diagnostics) = crate::lowering::fused_lowered_text(&source);
@@ -93,7 +93,7 @@ proptest! {
         input_seed in any::<u64>(),
         size in 0usize..200,
     ) {
-        let source = crate::fuse_roundtrip::random_program(program_seed, ops);
+        let source = integration_tests::random_program(program_seed, ops);
         assert_all_match_with(&source, input_seed, size, Threads::OpenMp);
     }
 }
@@ -122,7 +122,7 @@ proptest! {
         warps in 1u32..=8,
         max_blocks in 1u32..=4,
     ) {
-        let source = crate::fuse_roundtrip::random_program(program_seed, ops);
+        let source = integration_tests::random_program(program_seed, ops);
         let shape = LaunchShape { block_size: 32 * warps, max_blocks };
         assert_all_match_with(&source, input_seed, size, Threads::GpuEmulated(shape));
     }
@@ -133,7 +133,7 @@ proptest! {
 #[test]
 fn random_programs_are_compiled_and_compared() {
     let compared: usize =
-        (0..20).map(|seed| assert_all_match(&crate::fuse_roundtrip::random_program(seed, 12), seed, 17)).sum();
+        (0..20).map(|seed| assert_all_match(&integration_tests::random_program(seed, 12), seed, 17)).sum();
     assert!(compared >= 18, "only {compared} of 20 random programs were compiled and compared");
 }
 

@@ -104,7 +104,7 @@ fn random_programs_compute_the_same_after_fusion() {
     let context = array_dialect::context();
     let mut compared = 0;
     for seed in 0..40 {
-        let source = crate::fuse_roundtrip::random_program(seed, 12);
+        let source = integration_tests::random_program(seed, 12);
         let original = array_dialect::source::parse_source(&context, &source, "random.mlir").unwrap();
         let after = fused(&context, &source);
         compared += compare(&original, &after, &format!("seed {seed}:\n{source}"));

@@ -148,7 +148,7 @@ fn random_programs_assemble_with_ptxas() {
     let context = array_dialect::context();
     let mut kernels = 0;
     for seed in 0..12u64 {
-        let source = crate::fuse_roundtrip::random_program(seed, 6);
+        let source = integration_tests::random_program(seed, 6);
         for variant in [Variant::Unfused, Variant::Fused] {
             let mut module = array_dialect::source::parse_source(&context, &source, "random.mlir").unwrap();
             let program = compile_gpu(&context, &mut module, variant, &nvptx("sm_90"))

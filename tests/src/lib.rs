@@ -1,1 +1,120 @@
-//! Test-only crate; see src/integration.rs.
+//! The library half of the test crate: the random program generator the property
+//! tests and the fuzz targets (`fuzz/`) share. The tests themselves are in
+//! src/integration.rs.
+
+use std::collections::HashMap;
+
+/// A random program: maps, folds read as free variables, filters, scans, gathers and
+/// generates over two input vectors.
+pub fn random_program(seed: u64, ops: usize) -> String {
+    let mut rng = fusion_analysis::random::Rng::new(seed);
+    let mut body = String::new();
+    // (name, size class); class 0 is the inputs' size.
+    let mut arrays: Vec<(String, usize)> = vec![("%a0".into(), 0), ("%a1".into(), 0)];
+    let mut scalars: Vec<String> = Vec::new();
+    let mut classes = 1;
+    let mut used: HashMap<String, bool> = HashMap::new();
+    for i in 0..ops {
+        let pick = |rng: &mut fusion_analysis::random::Rng, arrays: &[(String, usize)]| rng.below(arrays.len());
+        let v = format!("%v{i}");
+        match rng.below(9) {
+            0 | 1 => {
+                let a = pick(&mut rng, &arrays);
+                let (name, class) = arrays[a].clone();
+                let same: Vec<&(String, usize)> = arrays.iter().filter(|(_, c)| *c == class).collect();
+                let b = same[rng.below(same.len())].0.clone();
+                let free = if !scalars.is_empty() && rng.chance(40) {
+                    Some(scalars[rng.below(scalars.len())].clone())
+                } else {
+                    None
+                };
+                let read =
+                    free.as_ref().map(|s| format!("    %s = array.index {s}[] : tensor<i64>\n")).unwrap_or_default();
+                let combine = if free.is_some() { "%t, %s" } else { "%t, %y" };
+                body += &format!(
+                    "  {v} = array.map {name}, {b} : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64, %y: i64):\n{read}    %t = arith.addi %x, %y : i64\n    %u = arith.muli {combine} : i64\n    array.yield %u : i64\n  }}\n"
+                );
+                used.insert(name, true);
+                used.insert(b, true);
+                if let Some(s) = free {
+                    used.insert(s, true);
+                }
+                arrays.push((v.clone(), class));
+            }
+            2 => {
+                let (name, _) = arrays[pick(&mut rng, &arrays)].clone();
+                body += &format!(
+                    "  {v} = array.fold {name} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
+                );
+                used.insert(name, true);
+                scalars.push(v.clone());
+            }
+            3 => {
+                let (name, _) = arrays[pick(&mut rng, &arrays)].clone();
+                body += &format!(
+                    "  {v} = array.filter {name} : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64):\n    %p = arith.cmpi sgt, %x, %c0 : i64\n    array.yield %p : i1\n  }}\n"
+                );
+                used.insert(name, true);
+                arrays.push((v.clone(), classes));
+                classes += 1;
+            }
+            4 => {
+                let (name, class) = arrays[pick(&mut rng, &arrays)].clone();
+                let dir = if rng.chance(50) { "left inclusive" } else { "right exclusive" };
+                body += &format!(
+                    "  {v} = array.scan {dir} {name} init(%c0 : i64) : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
+                );
+                used.insert(name, true);
+                arrays.push((v.clone(), class));
+            }
+            5 => {
+                // reverse of an input-sized array: generate + gather (seed 000 §2)
+                let (name, class) = arrays[pick(&mut rng, &arrays)].clone();
+                body += &format!(
+                    "  %n{i} = array.dim {name}, 0 : tensor<?xi64>\n  %is{i} = array.generate (%n{i}) : tensor<?xindex> {{\n  ^bb0(%j: index):\n    %c1 = arith.constant 1 : index\n    %m = arith.subi %n{i}, %j : index\n    %k = arith.subi %m, %c1 : index\n    array.yield %k : index\n  }}\n  {v} = array.gather {name}[%is{i}] : tensor<?xi64>[tensor<?xindex>] -> tensor<?xi64>\n"
+                );
+                used.insert(name, true);
+                arrays.push((v.clone(), class));
+            }
+            6 => {
+                // A fold whose combine does not commute (acc·3 + x): only a left-to-right
+                // loop gives its value.
+                let (name, _) = arrays[pick(&mut rng, &arrays)].clone();
+                body += &format!(
+                    "  {v} = array.fold {name} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %c3 = arith.constant 3 : i64\n    %m = arith.muli %acc, %c3 : i64\n    %t = arith.addi %m, %x : i64\n    array.yield %t : i64\n  }}\n"
+                );
+                used.insert(name, true);
+                scalars.push(v.clone());
+            }
+            7 => {
+                // A scatter of an array into zeros the inputs' size, at indices x mod n
+                // (unsigned, so in range), combining old·10 + new (order matters).
+                let (name, _) = arrays[pick(&mut rng, &arrays)].clone();
+                body += &format!(
+                    "  %d{i} = array.dim %a0, 0 : tensor<?xi64>\n  %z{i} = array.generate (%d{i}) : tensor<?xi64> {{\n  ^bb0(%j: index):\n    array.yield %c0 : i64\n  }}\n  %w{i} = arith.index_cast %d{i} : index to i64\n  %ix{i} = array.map {name} : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64):\n    %r = arith.remui %x, %w{i} : i64\n    array.yield %r : i64\n  }}\n  {v} = array.scatter %z{i}[%ix{i}], {name} : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {{\n  ^bb0(%old: i64, %new: i64):\n    %ten = arith.constant 10 : i64\n    %o = arith.muli %old, %ten : i64\n    %s = arith.addi %o, %new : i64\n    array.yield %s : i64\n  }}\n"
+                );
+                used.insert(name, true);
+                arrays.push((v.clone(), 0));
+            }
+            _ => {
+                let (name, class) = arrays[pick(&mut rng, &arrays)].clone();
+                body += &format!(
+                    "  {v} = array.map {name} : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64):\n    %t = arith.subi %x, %c0 : i64\n    array.yield %t : i64\n  }}\n"
+                );
+                used.insert(name, true);
+                arrays.push((v.clone(), class));
+            }
+        }
+    }
+    let mut results: Vec<String> =
+        arrays.iter().skip(2).filter(|(n, _)| !used.contains_key(n)).map(|(n, _)| n.clone()).collect();
+    results.extend(scalars.iter().filter(|s| !used.contains_key(*s)).cloned());
+    let types: Vec<&str> =
+        results.iter().map(|r| if scalars.contains(r) { "tensor<i64>" } else { "tensor<?xi64>" }).collect();
+    format!(
+        "func.func @random(%a0: tensor<?xi64>, %a1: tensor<?xi64>) -> ({}) {{\n  %c0 = arith.constant 0 : i64\n{body}  return {} : {}\n}}\n",
+        types.join(", "),
+        results.join(", "),
+        types.join(", ")
+    )
+}

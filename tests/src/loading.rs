@@ -59,3 +59,19 @@ fn a_missing_file_is_an_io_error_not_a_panic() {
     let r = array_dialect::source::load_file(&context, std::path::Path::new("/nonexistent/x.mlir"));
     assert!(matches!(r, Err(LoadError::Io(..))));
 }
+
+/// The parser sees exactly the string it is given, not the bytes after it: MLIR's lexer
+/// scans a token until a character that cannot continue it, and relied on a NUL after
+/// the source, which a Rust string slice does not have (found by fuzz/parse_verify as a
+/// heap over-read). Here the bytes after the slice would continue the last token.
+#[test]
+fn a_source_is_read_up_to_its_end_and_no_further() {
+    let text = String::from("module {}\nfunc.func @f() {\n  return\n}\nxyz_not_part_of_the_source");
+    let end = text.find("xyz").unwrap();
+    let context = array_dialect::context();
+    assert!(parse_source(&context, &text[..end], "input.mlir").is_ok());
+    let cut = "func.func @f() {\n  return\n}\nfunc.func @g";
+    assert_eq!(errors(cut).len(), 1, "{:?}", errors(cut));
+    let within = format!("{cut}() {{ return }}");
+    assert_eq!(errors(&within[..cut.len()]), errors(cut), "the bytes after the slice were read");
+}
