@@ -21,7 +21,7 @@
 //!
 //! ```
 //! use array_fusion::{FusionOptions, Reports, Status};
-//! use melior::{Context, dialect::DialectRegistry, ir::Module, pass::PassManager, utility::register_all_dialects};
+//! use melior::{Context, dialect::DialectRegistry, pass::PassManager, utility::register_all_dialects};
 //!
 //! let registry = DialectRegistry::new();
 //! register_all_dialects(&registry);
@@ -30,7 +30,9 @@
 //! context.append_dialect_registry(&registry);
 //! context.load_all_available_dialects();
 //!
-//! let mut module = Module::parse(&context, r#"
+//! // array_fusion::parse_source, not melior's Module::parse: MLIR's lexer reads past the
+//! // end of a string that is not NUL-terminated, which parse_source guards against.
+//! let mut module = array_fusion::parse_source(&context, r#"
 //!   func.func @scaled_sum(%xs: tensor<?xf32>) -> tensor<f32> {
 //!     %doubled = array.map %xs : tensor<?xf32> -> tensor<?xf32> {
 //!     ^bb0(%x: f32):
@@ -44,7 +46,7 @@
 //!       array.yield %s : f32
 //!     }
 //!     return %sum : tensor<f32>
-//!   }"#).expect("the program parses");
+//!   }"#, "scaled_sum.mlir").expect("the program parses");
 //!
 //! let reports = Reports::new();
 //! let pm = PassManager::new(&context);

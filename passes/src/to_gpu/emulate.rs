@@ -42,7 +42,7 @@ use crate::to_loops::builder::{Builder, ty, vs};
 use melior::{
     Context,
     ir::{
-        Attribute, Location, Module, OperationRef, Type,
+        Attribute, Location, OperationRef, Type,
         attribute::{ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
         operation::{OperationLike, OperationMutLike},
     },
@@ -181,7 +181,9 @@ fn erase_with_streams(op: Op) {
 /// Adds the functions and the fault record of `emulation_checks.mlir` to `module`, and the
 /// table of checked accesses as its attribute.
 fn add_checks(context: &Context, module: Op, table: &[String]) {
-    let checks = Module::parse(context, CHECKS).expect("emulation_checks.mlir parses");
+    // Through `parse_source`, which ends the text in the NUL MLIR's lexer expects.
+    let checks = array_dialect::source::parse_source(context, CHECKS, "emulation_checks.mlir")
+        .expect("emulation_checks.mlir parses");
     let body = ir::first_block(ir::region(module, 0));
     for op in ir::block_ops(checks.body().to_raw()) {
         // SAFETY: moving a live op of the parsed module, which is dropped empty, to the end
