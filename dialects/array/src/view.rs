@@ -521,7 +521,7 @@ pub fn is_array<'c>(value: impl ValueLike<'c>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use melior::ir::{Module, RegionLike, block::BlockLike};
+    use melior::ir::{RegionLike, block::BlockLike};
 
     const EVERY_OP: &str = r#"
 func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: index) -> () {
@@ -593,7 +593,8 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
         let context = crate::context();
         for (body, t, commutes) in cases {
             let source = fold(body, t);
-            let module = Module::parse(&context, &source).unwrap_or_else(|| panic!("parses:\n{source}"));
+            let module = crate::source::parse_source(&context, &source, "fold.mlir")
+                .unwrap_or_else(|e| panic!("{e}:\n{source}"));
             let function = module.body().first_operation().expect("one function");
             let fold = function.region(0).unwrap().first_block().unwrap().first_operation().unwrap();
             let Some(Ok(ArrayOp::Fold { body, .. })) = ArrayOp::decode(fold) else { panic!("a fold:\n{source}") };
@@ -604,10 +605,7 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
     #[test]
     fn decodes_operands_by_role() {
         let context = crate::context();
-        let module = match Module::parse(&context, EVERY_OP) {
-            Some(module) => module,
-            None => panic!("test program does not parse"),
-        };
+        let module = crate::source::parse_source(&context, EVERY_OP, "every_op.mlir").expect("the test program parses");
         let function = module.body().first_operation().expect("one function");
         let block = function.region(0).unwrap().first_block().unwrap();
         let mut seen = Vec::new();
