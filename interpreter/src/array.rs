@@ -156,6 +156,7 @@ impl Machine<'_, '_> {
                 self.permute(frame, op, source, dest)
             }
             ArrayOp::Reverse { input } => reverse(op, self.value(frame, op, input)?),
+            ArrayOp::Transpose { input, permutation } => transpose(op, self.value(frame, op, input)?, &permutation),
             ArrayOp::Replicate { input, count } => {
                 self.replicate(op, self.value(frame, op, input)?, self.value(frame, op, count)?)
             }
@@ -498,6 +499,27 @@ fn reverse(op: Op, input: Value) -> R<Vec<Value>> {
         elements.extend(row.iter().rev().cloned());
     }
     Ok(vec![make_tensor(op, t.elem, t.shape.clone(), elements)?])
+}
+
+/// `ys[i] = xs[j]` with `j[permutation[k]] = i[k]`; the result's dimension k is the
+/// input's dimension `permutation[k]`.
+fn transpose(op: Op, input: Value, permutation: &[usize]) -> R<Vec<Value>> {
+    let t = tensor_of(op, &input)?;
+    if permutation.len() != t.shape.len() || permutation.iter().any(|&d| d >= t.shape.len()) {
+        return Err(fail::invalid(op, format!("permutation {permutation:?} does not fit rank {}", t.shape.len())));
+    }
+    let shape: Vec<usize> = permutation.iter().map(|&d| t.shape[d]).collect();
+    let mut elements = Vec::with_capacity(t.len());
+    for k in 0..t.len() {
+        let i = unravel(k, &shape);
+        let mut j = vec![0; i.len()];
+        for (k, &d) in permutation.iter().enumerate() {
+            j[d] = i[k];
+        }
+        let linear = j.iter().zip(&t.shape).fold(0, |acc, (&x, &n)| acc * n + x);
+        elements.push(t.elements[linear].clone());
+    }
+    Ok(vec![make_tensor(op, t.elem, shape, elements)?])
 }
 
 #[cfg(test)]

@@ -318,3 +318,55 @@ func.func @replicate_negative_count(%s: tensor<f32>) {
   %r = array.replicate %s, %c : tensor<f32> -> tensor<?xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// transpose
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @transpose_rank0(%s: tensor<f32>) {
+  // expected-error@+1 {{'array.transpose' op cannot transpose a rank-0 array}}
+  %t = array.transpose %s [] : tensor<f32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @transpose_short_permutation(%m: tensor<?x?xf32>) {
+  // expected-error@+1 {{'array.transpose' op permutation has 1 entries, but the input has rank 2}}
+  %t = array.transpose %m [0] : tensor<?x?xf32> -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_not_a_permutation(%m: tensor<?x?xf32>) {
+  // expected-error@+1 {{'array.transpose' op permutation must list each of the dimensions 0..1 once}}
+  %t = array.transpose %m [1, 1] : tensor<?x?xf32> -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_out_of_range(%m: tensor<?x?xf32>) {
+  // expected-error@+1 {{'array.transpose' op permutation must list each of the dimensions 0..1 once}}
+  %t = array.transpose %m [0, 2] : tensor<?x?xf32> -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_shape(%m: tensor<2x3xf32>) {
+  // expected-error@+1 {{'array.transpose' op result of type 'tensor<2x3xf32>' must have the input's dimensions in the permuted order (input type 'tensor<2x3xf32>')}}
+  %t = array.transpose %m [1, 0] : tensor<2x3xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_element(%m: tensor<?x?xf32>) {
+  // expected-error@+1 {{'array.transpose' op result element type 'f64' differs from the input element type 'f32'}}
+  %t = array.transpose %m [1, 0] : tensor<?x?xf32> -> tensor<?x?xf64>
+  return
+}

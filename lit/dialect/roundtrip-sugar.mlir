@@ -194,3 +194,23 @@ func.func @replicate(%xs: tensor<?xf32>, %n: index, %s: tensor<i64>) -> (tensor<
   %c = array.replicate %s, %n : tensor<i64> -> tensor<7xi64>
   return %a, %b, %c : tensor<?x?xf32>, tensor<?x4xf32>, tensor<7xi64>
 }
+
+//===----------------------------------------------------------------------===//
+// transpose
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @transpose_matrix(
+// CHECK-SAME:      %[[M:.*]]: tensor<?x3xf64>) -> tensor<3x?xf64> {
+// CHECK-NEXT:    %[[R:.*]] = array.transpose %[[M]] [1, 0] : tensor<?x3xf64> -> tensor<3x?xf64>
+// CHECK-NEXT:    return %[[R]] : tensor<3x?xf64>
+func.func @transpose_matrix(%m: tensor<?x3xf64>) -> tensor<3x?xf64> {
+  %t = array.transpose %m [1, 0] : tensor<?x3xf64> -> tensor<3x?xf64>
+  return %t : tensor<3x?xf64>
+}
+
+// CHECK-LABEL: func.func @transpose_rank3(
+// CHECK:         array.transpose %{{.*}} [2, 0, 1] : tensor<2x3x4xi32> -> tensor<4x2x3xi32>
+func.func @transpose_rank3(%a: tensor<2x3x4xi32>) -> tensor<4x2x3xi32> {
+  %t = array.transpose %a [2, 0, 1] : tensor<2x3x4xi32> -> tensor<4x2x3xi32>
+  return %t : tensor<4x2x3xi32>
+}

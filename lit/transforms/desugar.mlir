@@ -22,6 +22,24 @@ func.func @reverse2d(%xs: tensor<?x?xf32>) -> tensor<?x?xf32> {
   return %r : tensor<?x?xf32>
 }
 
+// The generate runs over the permuted dims and yields the source index: for
+// permutation [2, 0, 1], result index (i, j, k) reads source index (j, k, i).
+// CHECK-LABEL: func.func @transpose3d(
+// CHECK-SAME: %[[XS:.+]]: tensor<?x?x5xf32>
+// CHECK: %[[N0:.+]] = array.dim %[[XS]], 0 : tensor<?x?x5xf32>
+// CHECK: %[[N1:.+]] = array.dim %[[XS]], 1 : tensor<?x?x5xf32>
+// CHECK: %[[N2:.+]] = array.dim %[[XS]], 2 : tensor<?x?x5xf32>
+// CHECK: %[[IS:.+]]:3 = array.generate(%[[N2]], %[[N0]], %[[N1]]) : tensor<5x?x?xindex>, tensor<5x?x?xindex>, tensor<5x?x?xindex> {
+// CHECK-NEXT: ^bb0(%[[I:.+]]: index, %[[J:.+]]: index, %[[K:.+]]: index):
+// CHECK-NEXT: array.yield %[[J]], %[[K]], %[[I]] : index, index, index
+// CHECK: %[[R:.+]] = array.gather %[[XS]][%[[IS]]#0, %[[IS]]#1, %[[IS]]#2] : tensor<?x?x5xf32>[tensor<5x?x?xindex>, tensor<5x?x?xindex>, tensor<5x?x?xindex>] -> tensor<5x?x?xf32>
+// CHECK-NOT: array.transpose
+// CHECK: return %[[R]]
+func.func @transpose3d(%xs: tensor<?x?x5xf32>) -> tensor<5x?x?xf32> {
+  %t = array.transpose %xs [2, 0, 1] : tensor<?x?x5xf32> -> tensor<5x?x?xf32>
+  return %t : tensor<5x?x?xf32>
+}
+
 // CHECK-LABEL: func.func @backpermute(
 // CHECK-SAME: %[[XS:.+]]: tensor<?xf32>, %[[N:.+]]: index
 // CHECK: %[[IS:.+]] = array.generate(%[[N]]) : tensor<?xindex> {

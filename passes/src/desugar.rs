@@ -5,6 +5,8 @@
 //! * `backpermute xs to (s) f` → `generate (s) f` (the same region) + `gather`;
 //! * `replicate xs, m` → `generate` over `(dims of xs, m)` dropping the new index, then
 //!   `gather`;
+//! * `transpose xs p` → `generate` over the permuted dims of xs yielding the source index
+//!   (`j[p[k]] = i_k`), then `gather`;
 //! * `permute src into dest f c` → `generate` over the source shape with `f`, then
 //!   `scatter dest[...] , src combine c`.
 //!
@@ -42,8 +44,10 @@ pub static DEFINITION: PassDefinition = PassDefinition {
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
     let mut sugar = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
-        if matches!(OpKind::of(&op), Some(OpKind::Reverse | OpKind::Backpermute | OpKind::Replicate | OpKind::Permute))
-        {
+        if matches!(
+            OpKind::of(&op),
+            Some(OpKind::Reverse | OpKind::Transpose | OpKind::Backpermute | OpKind::Replicate | OpKind::Permute)
+        ) {
             sugar.push(op.to_raw());
         }
         melior::ir::operation::WalkResult::Advance
@@ -81,6 +85,7 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
     let sugar = Sugar { context, location: op.location(), op };
     let replacement = match decoded {
         ArrayOp::Reverse { input } => Some(sugar.reverse(input)),
+        ArrayOp::Transpose { input, permutation } => Some(sugar.transpose(input, &permutation)),
         ArrayOp::Backpermute { source, shape, index_map } => Some(sugar.backpermute(source, &shape, index_map)),
         ArrayOp::Replicate { input, count } => sugar.replicate(input, count),
         ArrayOp::Permute { source, dest, index_map, combine } => sugar.permute(source, dest, index_map, combine),
@@ -161,6 +166,26 @@ impl<'c, 'a> Sugar<'c, 'a> {
         let region = Region::new();
         region.append_block(body);
         self.generate_and_gather(source, &extents, &shape, region, self.op.result(0).unwrap().r#type())
+    }
+
+    fn transpose(&self, source: Value<'c, 'a>, permutation: &[usize]) -> Value<'c, 'a> {
+        let (context, location) = (self.context, self.location);
+        let dims = self.dims(source);
+        let extents: Vec<Value> = permutation.iter().map(|&d| dims[d]).collect();
+        let result = self.op.result(0).unwrap().r#type();
+        // Body: (i_0, ..., i_{r-1}) -> j with j[permutation[k]] = i_k.
+        let rank = permutation.len();
+        let body = Block::new(&vec![(index(context), location); rank]);
+        let mut yielded: Vec<Option<Value>> = vec![None; rank];
+        for (k, &d) in permutation.iter().enumerate() {
+            yielded[d] = Some(body.argument(k).unwrap().into());
+        }
+        let yielded: Vec<Value> =
+            yielded.into_iter().map(|v| v.expect("the verifier checked the permutation")).collect();
+        body.append_operation(crate::ops_yield(context, &yielded, location));
+        let region = Region::new();
+        region.append_block(body);
+        self.generate_and_gather(source, &extents, &shape_of(result), region, result)
     }
 
     fn backpermute(

@@ -469,6 +469,36 @@ LogicalResult ReverseOp::verify() {
   return success();
 }
 
+LogicalResult TransposeOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getResult().getType();
+  ArrayRef<int64_t> permutation = getPermutation();
+  int64_t rank = input.getRank();
+  if (rank == 0)
+    return emitOpError() << "cannot transpose a rank-0 array";
+  if (static_cast<int64_t>(permutation.size()) != rank)
+    return emitOpError() << "permutation has " << permutation.size()
+                         << " entries, but the input has rank " << rank;
+  llvm::SmallVector<bool> seen(rank, false);
+  for (int64_t d : permutation) {
+    if (d < 0 || d >= rank || seen[d])
+      return emitOpError() << "permutation must list each of the dimensions 0.." << rank - 1
+                           << " once";
+    seen[d] = true;
+  }
+  if (result.getElementType() != input.getElementType())
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " differs from the input element type " << input.getElementType();
+  llvm::SmallVector<int64_t> permuted;
+  for (int64_t d : permutation)
+    permuted.push_back(input.getShape()[d]);
+  if (result.getRank() != rank || !shapesAgree(result.getShape(), permuted))
+    return emitOpError() << "result of type " << result
+                         << " must have the input's dimensions in the permuted order (input type "
+                         << input << ")";
+  return success();
+}
+
 LogicalResult ReplicateOp::verify() {
   RankedTensorType input = getInput().getType();
   RankedTensorType result = getResult().getType();

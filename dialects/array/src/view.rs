@@ -10,7 +10,7 @@
 
 use melior::ir::{
     OperationRef, RegionRef, Value, ValueLike,
-    attribute::{Attribute, AttributeLike, IntegerAttribute},
+    attribute::{Attribute, AttributeLike, DenseI64ArrayAttribute, IntegerAttribute},
     operation::OperationLike,
 };
 
@@ -22,6 +22,8 @@ pub mod attribute {
     pub const KIND: &str = "kind";
     /// Inherent: the dimension `array.dim` reads.
     pub const DIMENSION: &str = "dimension";
+    /// Inherent: the input dimension of each result dimension of `array.transpose`.
+    pub const PERMUTATION: &str = "permutation";
     /// Inherent: operand group sizes of ops with two variadic operand groups.
     pub const OPERAND_SEGMENT_SIZES: &str = "operandSegmentSizes";
     /// Discardable, written by the fusion analysis: a combinator's traversal order
@@ -80,6 +82,7 @@ op_kinds! {
     Backpermute => "array.backpermute",
     Permute => "array.permute",
     Reverse => "array.reverse",
+    Transpose => "array.transpose",
     Replicate => "array.replicate",
     Cluster => "array.cluster",
     Vertical => "array.vertical",
@@ -227,6 +230,11 @@ pub enum ArrayOp<'c, 'a> {
     Reverse {
         input: Value<'c, 'a>,
     },
+    /// Result dimension `k` is input dimension `permutation[k]`.
+    Transpose {
+        input: Value<'c, 'a>,
+        permutation: Vec<usize>,
+    },
     Replicate {
         input: Value<'c, 'a>,
         count: Value<'c, 'a>,
@@ -295,6 +303,7 @@ impl<'c, 'a> ArrayOp<'c, 'a> {
             ArrayOp::Backpermute { .. } => OpKind::Backpermute,
             ArrayOp::Permute { .. } => OpKind::Permute,
             ArrayOp::Reverse { .. } => OpKind::Reverse,
+            ArrayOp::Transpose { .. } => OpKind::Transpose,
             ArrayOp::Replicate { .. } => OpKind::Replicate,
             ArrayOp::Cluster { .. } => OpKind::Cluster,
             ArrayOp::Vertical { .. } => OpKind::Vertical,
@@ -341,6 +350,23 @@ impl<'c, 'a> Decoder<'c, 'a> {
         IntegerAttribute::try_from(attribute)
             .map(|a| a.value())
             .map_err(|_| self.error(format!("'{name}' is not an integer attribute")))
+    }
+
+    /// A `DenseI64ArrayAttr` of dimension numbers (the verifier has checked the range).
+    fn inherent_dimensions(&self, name: &str) -> Result<Vec<usize>, DecodeError> {
+        let attribute: Attribute =
+            self.op.inherent_attribute(name).map_err(|_| self.error(format!("has no '{name}' attribute")))?;
+        let array = DenseI64ArrayAttribute::try_from(attribute)
+            .map_err(|_| self.error(format!("'{name}' is not an array of integers")))?;
+        (0..array.len())
+            .map(|i| {
+                array
+                    .element(i)
+                    .ok()
+                    .and_then(|d| usize::try_from(d).ok())
+                    .ok_or_else(|| self.error(format!("'{name}' holds a negative dimension")))
+            })
+            .collect()
     }
 
     /// Splits `inputs` and `inits` of ops with `AttrSizedOperandSegments`.
@@ -423,6 +449,10 @@ impl<'c, 'a> Decoder<'c, 'a> {
                 }
             }
             OpKind::Reverse => ArrayOp::Reverse { input: self.exactly(1)?[0] },
+            OpKind::Transpose => ArrayOp::Transpose {
+                input: self.exactly(1)?[0],
+                permutation: self.inherent_dimensions(attribute::PERMUTATION)?,
+            },
             OpKind::Replicate => {
                 let operands = self.exactly(2)?;
                 ArrayOp::Replicate { input: operands[0], count: self.operand(1)? }
@@ -552,6 +582,7 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
   }
   %d = array.dim %m, 1 : tensor<?x4xf32>
   %r = array.replicate %a, %n : tensor<?xf32> -> tensor<?x?xf32>
+  %t = array.transpose %m [1, 0] : tensor<?x4xf32> -> tensor<4x?xf32>
   return
 }
 "#;
@@ -632,12 +663,16 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
                     }
                     ArrayOp::Dim { dimension, .. } => assert_eq!(dimension, 1),
                     ArrayOp::Replicate { input, count } => assert!(is_array(input) && !is_array(count)),
+                    ArrayOp::Transpose { input, permutation } => {
+                        assert!(is_array(input));
+                        assert_eq!(permutation, [1, 0]);
+                    }
                     other => panic!("unexpected op {other:?}"),
                 }
             }
             op = o.next_in_block();
         }
         use OpKind::*;
-        assert_eq!(seen, [Map, Generate, Gather, Scatter, Fold, Scan, Dim, Replicate]);
+        assert_eq!(seen, [Map, Generate, Gather, Scatter, Fold, Scan, Dim, Replicate, Transpose]);
     }
 }

@@ -426,6 +426,24 @@ def Array_ReverseOp : Array_Op<"reverse", [Pure, AllTypesMatch<["input", "result
   let hasVerifier = 1;
 }
 
+def Array_TransposeOp : Array_Op<"transpose", [Pure]> {
+  let summary = "permutes the dimensions of an array";
+  let description = [{
+    Dimension `k` of the result is dimension `permutation[k]` of the input, and
+    `ys[i_0, ..., i_(r-1)] = xs[j]` with `j[permutation[k]] = i_k` (NumPy's
+    `transpose(xs, axes=permutation)`, Accelerate's `transpose` for rank 2).
+    Desugars to `generate` (the permuted index) + `gather`, so it fuses as a gather.
+
+    ```mlir
+    %t = array.transpose %m [1, 0] : tensor<?x3xf64> -> tensor<3x?xf64>
+    ```
+  }];
+  let arguments = (ins Array_AnyArray:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Array_AnyArray:$result);
+  let assemblyFormat = "$input $permutation attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Array_ReplicateOp : Array_Op<"replicate", [Pure]> {
   let summary = "repeats an array along a new innermost dimension";
   let description = [{

@@ -300,6 +300,16 @@ func.func @transpose(%xs: tensor<?x?xi64>) -> tensor<?x?xi64> {
   return %t : tensor<?x?xi64>
 }
 
+func.func @transposeOp(%xs: tensor<?x?xi64>) -> tensor<?x?xi64> {
+  %t = array.transpose %xs [1, 0] : tensor<?x?xi64> -> tensor<?x?xi64>
+  return %t : tensor<?x?xi64>
+}
+
+func.func @rotateAxes(%xs: tensor<2x3x4xi64>) -> tensor<4x2x3xi64> {
+  %t = array.transpose %xs [2, 0, 1] : tensor<2x3x4xi64> -> tensor<4x2x3xi64>
+  return %t : tensor<4x2x3xi64>
+}
+
 func.func @permuteKeep(%src: tensor<?xi64>, %dest: tensor<?xi64>) -> tensor<?xi64> {
   %r = array.permute %src into %dest : tensor<?xi64> into tensor<?xi64> index {
   ^bb0(%i: index):
@@ -358,6 +368,20 @@ fn backpermute_transposes_and_matches_its_generate_gather_form() {
     let out = run_ok(SUGAR, "transpose", vec![Value::matrix_i64(2, 3, &[1, 2, 3, 4, 5, 6])]);
     assert_eq!(shape(&out[0]), vec![3, 2]);
     assert_eq!(ints(&out[0]), vec![1, 4, 2, 5, 3, 6]);
+    // array.transpose gives what the backpermute spelled out by hand gives.
+    let op = run_ok(SUGAR, "transposeOp", vec![Value::matrix_i64(2, 3, &[1, 2, 3, 4, 5, 6])]);
+    assert_eq!(op, out);
+    // Rank 3, permutation [2, 0, 1]: ys[i, j, k] = xs[j, k, i].
+    let xs = Value::tensor(ElemType::Int(64), vec![2, 3, 4], (0..24).map(|v| Value::int(64, v)).collect());
+    let ys = run_ok(SUGAR, "rotateAxes", vec![xs]);
+    assert_eq!(shape(&ys[0]), vec![4, 2, 3]);
+    let expected: Vec<i64> = (0..24)
+        .map(|k| {
+            let (i, j, l) = (k / 6, (k / 3) % 2, k % 3);
+            (j * 12 + l * 4 + i) as i64
+        })
+        .collect();
+    assert_eq!(ints(&ys[0]), expected);
     let xs = Value::vector_f32(&[1.0, 2.0, 3.0]);
     let core = run_example("seed000_backpermute.mlir", "backpermute", vec![Value::index(5), xs.clone()]);
     let sugar = run_example("seed000_backpermute.mlir", "backpermuteSugar", vec![Value::index(5), xs.clone()]);
