@@ -157,6 +157,10 @@ impl Machine<'_, '_> {
             }
             ArrayOp::Reverse { input } => reverse(op, self.value(frame, op, input)?),
             ArrayOp::Transpose { input, permutation } => transpose(op, self.value(frame, op, input)?, &permutation),
+            ArrayOp::Slice { input, offset, size } => {
+                let (offset, size) = (self.value(frame, op, offset)?, self.value(frame, op, size)?);
+                slice(op, self.value(frame, op, input)?, int_of(op, &offset)?, int_of(op, &size)?)
+            }
             ArrayOp::Replicate { input, count } => {
                 self.replicate(op, self.value(frame, op, input)?, self.value(frame, op, count)?)
             }
@@ -518,6 +522,32 @@ fn transpose(op: Op, input: Value, permutation: &[usize]) -> R<Vec<Value>> {
         }
         let linear = j.iter().zip(&t.shape).fold(0, |acc, (&x, &n)| acc * n + x);
         elements.push(t.elements[linear].clone());
+    }
+    Ok(vec![make_tensor(op, t.elem, shape, elements)?])
+}
+
+/// `ys[..., i] = xs[..., offset + i]` for `i < size`; reading outside the innermost
+/// dimension is an out-of-bounds error (a compiled gather would read out of range).
+fn slice(op: Op, input: Value, offset: i64, size: i64) -> R<Vec<Value>> {
+    let t = tensor_of(op, &input)?;
+    let n = *t.shape.last().ok_or_else(|| fail::invalid(op, "cannot slice a rank-0 array"))?;
+    // Only elements actually read must be in range, as in the gather it desugars to: an
+    // empty run (or an array without rows) may start anywhere.
+    let rows: usize = t.shape[..t.shape.len() - 1].iter().product();
+    let reads = size > 0 && rows > 0;
+    if size < 0 || (reads && (offset < 0 || offset.checked_add(size).is_none_or(|end| end > n as i64))) {
+        return Err(fail::out_of_bounds(
+            op,
+            format!("the run from {offset} of size {size} is outside the innermost dimension of extent {n}"),
+        ));
+    }
+    let (offset, size) = (offset.max(0) as usize, size as usize);
+    let mut shape = t.shape.clone();
+    *shape.last_mut().expect("rank >= 1") = size;
+    let mut elements = Vec::with_capacity(shape.iter().product());
+    // Without reads (an empty run, or no rows) there is nothing to cut.
+    for row in t.elements.chunks(n.max(1)).filter(|_| reads) {
+        elements.extend_from_slice(&row[offset..offset + size]);
     }
     Ok(vec![make_tensor(op, t.elem, shape, elements)?])
 }

@@ -370,3 +370,58 @@ func.func @transpose_element(%m: tensor<?x?xf32>) {
   %t = array.transpose %m [1, 0] : tensor<?x?xf32> -> tensor<?x?xf64>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// slice
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @slice_rank0(%s: tensor<f32>, %o: index) {
+  // expected-error@+1 {{'array.slice' op cannot slice a rank-0 array}}
+  %r = array.slice %s from %o size %o : tensor<f32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @slice_outer(%m: tensor<2x?xf32>, %o: index) {
+  // expected-error@+1 {{'array.slice' op result of type 'tensor<3x?xf32>' must have the input's outer dimensions (input type 'tensor<2x?xf32>')}}
+  %r = array.slice %m from %o size %o : tensor<2x?xf32> -> tensor<3x?xf32>
+  return
+}
+
+// -----
+
+func.func @slice_negative_size(%xs: tensor<?xf32>, %o: index) {
+  %c = arith.constant -1 : index
+  // expected-error@+1 {{'array.slice' op size is the negative constant -1}}
+  %r = array.slice %xs from %o size %c : tensor<?xf32> -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @slice_negative_offset(%xs: tensor<?xf32>, %n: index) {
+  %c = arith.constant -2 : index
+  // expected-error@+1 {{'array.slice' op offset is the negative constant -2}}
+  %r = array.slice %xs from %c size %n : tensor<?xf32> -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @slice_static_size(%xs: tensor<?xf32>, %o: index) {
+  %c = arith.constant 3 : index
+  // expected-error@+1 {{'array.slice' op size is the constant 3, but the innermost result dimension is 4}}
+  %r = array.slice %xs from %o size %c : tensor<?xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @slice_element(%xs: tensor<?xf32>, %o: index) {
+  // expected-error@+1 {{'array.slice' op result element type 'i32' differs from the input element type 'f32'}}
+  %r = array.slice %xs from %o size %o : tensor<?xf32> -> tensor<?xi32>
+  return
+}

@@ -214,3 +214,16 @@ func.func @transpose_rank3(%a: tensor<2x3x4xi32>) -> tensor<4x2x3xi32> {
   %t = array.transpose %a [2, 0, 1] : tensor<2x3x4xi32> -> tensor<4x2x3xi32>
   return %t : tensor<4x2x3xi32>
 }
+
+//===----------------------------------------------------------------------===//
+// slice
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @slice_rows(
+// CHECK-SAME:      %[[M:.*]]: tensor<?x?xf32>, %[[O:.*]]: index, %[[N:.*]]: index) -> tensor<?x?xf32> {
+// CHECK-NEXT:    %[[R:.*]] = array.slice %[[M]] from %[[O]] size %[[N]] : tensor<?x?xf32> -> tensor<?x?xf32>
+// CHECK-NEXT:    return %[[R]] : tensor<?x?xf32>
+func.func @slice_rows(%m: tensor<?x?xf32>, %o: index, %n: index) -> tensor<?x?xf32> {
+  %s = array.slice %m from %o size %n : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %s : tensor<?x?xf32>
+}

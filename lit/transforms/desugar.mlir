@@ -40,6 +40,21 @@ func.func @transpose3d(%xs: tensor<?x?x5xf32>) -> tensor<5x?x?xf32> {
   return %t : tensor<5x?x?xf32>
 }
 
+// CHECK-LABEL: func.func @slice2d(
+// CHECK-SAME: %[[XS:.+]]: tensor<?x?xf32>, %[[O:.+]]: index, %[[N:.+]]: index
+// CHECK: %[[N0:.+]] = array.dim %[[XS]], 0 : tensor<?x?xf32>
+// CHECK: %[[IS:.+]]:2 = array.generate(%[[N0]], %[[N]]) : tensor<?x?xindex>, tensor<?x?xindex> {
+// CHECK-NEXT: ^bb0(%[[I:.+]]: index, %[[J:.+]]: index):
+// CHECK-NEXT: %[[K:.+]] = arith.addi %[[O]], %[[J]] : index
+// CHECK-NEXT: array.yield %[[I]], %[[K]] : index, index
+// CHECK: %[[R:.+]] = array.gather %[[XS]][%[[IS]]#0, %[[IS]]#1] : tensor<?x?xf32>[tensor<?x?xindex>, tensor<?x?xindex>] -> tensor<?x?xf32>
+// CHECK-NOT: array.slice
+// CHECK: return %[[R]]
+func.func @slice2d(%xs: tensor<?x?xf32>, %o: index, %n: index) -> tensor<?x?xf32> {
+  %s = array.slice %xs from %o size %n : tensor<?x?xf32> -> tensor<?x?xf32>
+  return %s : tensor<?x?xf32>
+}
+
 // CHECK-LABEL: func.func @backpermute(
 // CHECK-SAME: %[[XS:.+]]: tensor<?xf32>, %[[N:.+]]: index
 // CHECK: %[[IS:.+]] = array.generate(%[[N]]) : tensor<?xindex> {

@@ -7,6 +7,8 @@
 //!   `gather`;
 //! * `transpose xs p` → `generate` over the permuted dims of xs yielding the source index
 //!   (`j[p[k]] = i_k`), then `gather`;
+//! * `slice xs from o size n` → `generate` over `(outer dims of xs, n)` yielding the
+//!   innermost index plus `o`, then `gather`;
 //! * `permute src into dest f c` → `generate` over the source shape with `f`, then
 //!   `scatter dest[...] , src combine c`.
 //!
@@ -46,7 +48,14 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {
         if matches!(
             OpKind::of(&op),
-            Some(OpKind::Reverse | OpKind::Transpose | OpKind::Backpermute | OpKind::Replicate | OpKind::Permute)
+            Some(
+                OpKind::Reverse
+                    | OpKind::Transpose
+                    | OpKind::Slice
+                    | OpKind::Backpermute
+                    | OpKind::Replicate
+                    | OpKind::Permute
+            )
         ) {
             sugar.push(op.to_raw());
         }
@@ -86,6 +95,7 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
     let replacement = match decoded {
         ArrayOp::Reverse { input } => Some(sugar.reverse(input)),
         ArrayOp::Transpose { input, permutation } => Some(sugar.transpose(input, &permutation)),
+        ArrayOp::Slice { input, offset, size } => Some(sugar.slice(input, offset, size)),
         ArrayOp::Backpermute { source, shape, index_map } => Some(sugar.backpermute(source, &shape, index_map)),
         ArrayOp::Replicate { input, count } => sugar.replicate(input, count),
         ArrayOp::Permute { source, dest, index_map, combine } => sugar.permute(source, dest, index_map, combine),
@@ -182,6 +192,24 @@ impl<'c, 'a> Sugar<'c, 'a> {
         }
         let yielded: Vec<Value> =
             yielded.into_iter().map(|v| v.expect("the verifier checked the permutation")).collect();
+        body.append_operation(crate::ops_yield(context, &yielded, location));
+        let region = Region::new();
+        region.append_block(body);
+        self.generate_and_gather(source, &extents, &shape_of(result), region, result)
+    }
+
+    fn slice(&self, source: Value<'c, 'a>, offset: Value<'c, 'a>, size: Value<'c, 'a>) -> Value<'c, 'a> {
+        let (context, location) = (self.context, self.location);
+        let mut extents = self.dims(source);
+        let rank = extents.len();
+        extents[rank - 1] = size;
+        let result = self.op.result(0).unwrap().r#type();
+        // Body: (i_0, ..., i_{r-1}) -> (i_0, ..., offset + i_{r-1}).
+        let body = Block::new(&vec![(index(context), location); rank]);
+        let last = body.argument(rank - 1).unwrap().into();
+        let shifted = body.append_operation(arith::addi(offset, last, location));
+        let mut yielded: Vec<Value> = (0..rank - 1).map(|i| body.argument(i).unwrap().into()).collect();
+        yielded.push(shifted.result(0).unwrap().into());
         body.append_operation(crate::ops_yield(context, &yielded, location));
         let region = Region::new();
         region.append_block(body);

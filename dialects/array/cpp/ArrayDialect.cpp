@@ -499,6 +499,32 @@ LogicalResult TransposeOp::verify() {
   return success();
 }
 
+LogicalResult SliceOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getResult().getType();
+  if (input.getRank() == 0)
+    return emitOpError() << "cannot slice a rank-0 array";
+  if (result.getRank() != input.getRank() ||
+      !shapesAgree(result.getShape().drop_back(), input.getShape().drop_back()))
+    return emitOpError() << "result of type " << result
+                         << " must have the input's outer dimensions (input type " << input << ")";
+  if (result.getElementType() != input.getElementType())
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " differs from the input element type " << input.getElementType();
+  APInt constant;
+  if (matchPattern(getOffset(), m_ConstantInt(&constant)) && constant.isNegative())
+    return emitOpError() << "offset is the negative constant " << constant.getSExtValue();
+  int64_t inner = result.getShape().back();
+  if (matchPattern(getSize(), m_ConstantInt(&constant))) {
+    if (constant.isNegative())
+      return emitOpError() << "size is the negative constant " << constant.getSExtValue();
+    if (!ShapedType::isDynamic(inner) && constant.getSExtValue() != inner)
+      return emitOpError() << "size is the constant " << constant.getSExtValue()
+                           << ", but the innermost result dimension is " << inner;
+  }
+  return success();
+}
+
 LogicalResult ReplicateOp::verify() {
   RankedTensorType input = getInput().getType();
   RankedTensorType result = getResult().getType();

@@ -83,6 +83,7 @@ op_kinds! {
     Permute => "array.permute",
     Reverse => "array.reverse",
     Transpose => "array.transpose",
+    Slice => "array.slice",
     Replicate => "array.replicate",
     Cluster => "array.cluster",
     Vertical => "array.vertical",
@@ -239,6 +240,12 @@ pub enum ArrayOp<'c, 'a> {
         input: Value<'c, 'a>,
         count: Value<'c, 'a>,
     },
+    /// `ys[..., i] = xs[..., offset + i]` for `i < size`.
+    Slice {
+        input: Value<'c, 'a>,
+        offset: Value<'c, 'a>,
+        size: Value<'c, 'a>,
+    },
     Cluster {
         body: RegionRef<'c, 'a>,
     },
@@ -304,6 +311,7 @@ impl<'c, 'a> ArrayOp<'c, 'a> {
             ArrayOp::Permute { .. } => OpKind::Permute,
             ArrayOp::Reverse { .. } => OpKind::Reverse,
             ArrayOp::Transpose { .. } => OpKind::Transpose,
+            ArrayOp::Slice { .. } => OpKind::Slice,
             ArrayOp::Replicate { .. } => OpKind::Replicate,
             ArrayOp::Cluster { .. } => OpKind::Cluster,
             ArrayOp::Vertical { .. } => OpKind::Vertical,
@@ -453,6 +461,10 @@ impl<'c, 'a> Decoder<'c, 'a> {
                 input: self.exactly(1)?[0],
                 permutation: self.inherent_dimensions(attribute::PERMUTATION)?,
             },
+            OpKind::Slice => {
+                let operands = self.exactly(3)?;
+                ArrayOp::Slice { input: operands[0], offset: operands[1], size: operands[2] }
+            }
             OpKind::Replicate => {
                 let operands = self.exactly(2)?;
                 ArrayOp::Replicate { input: operands[0], count: self.operand(1)? }
@@ -583,6 +595,7 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
   %d = array.dim %m, 1 : tensor<?x4xf32>
   %r = array.replicate %a, %n : tensor<?xf32> -> tensor<?x?xf32>
   %t = array.transpose %m [1, 0] : tensor<?x4xf32> -> tensor<4x?xf32>
+  %sl = array.slice %m from %n size %n : tensor<?x4xf32> -> tensor<?x?xf32>
   return
 }
 "#;
@@ -663,6 +676,10 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
                     }
                     ArrayOp::Dim { dimension, .. } => assert_eq!(dimension, 1),
                     ArrayOp::Replicate { input, count } => assert!(is_array(input) && !is_array(count)),
+                    ArrayOp::Slice { input, offset, size } => {
+                        assert!(is_array(input) && !is_array(offset));
+                        assert_eq!(offset, size, "both are %n");
+                    }
                     ArrayOp::Transpose { input, permutation } => {
                         assert!(is_array(input));
                         assert_eq!(permutation, [1, 0]);
@@ -673,6 +690,6 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
             op = o.next_in_block();
         }
         use OpKind::*;
-        assert_eq!(seen, [Map, Generate, Gather, Scatter, Fold, Scan, Dim, Replicate, Transpose]);
+        assert_eq!(seen, [Map, Generate, Gather, Scatter, Fold, Scan, Dim, Replicate, Transpose, Slice]);
     }
 }

@@ -444,6 +444,27 @@ def Array_TransposeOp : Array_Op<"transpose", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Array_SliceOp : Array_Op<"slice", [NoMemoryEffect]> {
+  let summary = "a contiguous run of the innermost dimension";
+  let description = [{
+    `ys[..., i] = xs[..., offset + i]` for `0 <= i < size` (NumPy's
+    `xs[..., offset:offset+size]`; `take n` is `from 0 size n`, `drop n` is
+    `from n size (dim - n)`). The run must lie inside the innermost dimension:
+    like a gather's indices, an index out of range is undefined (the interpreter
+    reports it). Desugars to `generate` (the shifted index) + `gather`.
+
+    ```mlir
+    %ys = array.slice %xs from %c1 size %n : tensor<?xf32> -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Array_AnyArray:$input, Index:$offset, Index:$size);
+  let results = (outs Array_AnyArray:$result);
+  let assemblyFormat = [{
+    $input `from` $offset `size` $size attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Array_ReplicateOp : Array_Op<"replicate", [Pure]> {
   let summary = "repeats an array along a new innermost dimension";
   let description = [{

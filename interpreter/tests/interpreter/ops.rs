@@ -1,6 +1,6 @@
 //! Every `array` op on small inputs with hand-computed results.
 
-use crate::{floats, ints, run_example, run_ok, scalar_of, shape};
+use crate::{floats, ints, run, run_example, run_ok, scalar_of, shape};
 use fusion_interpreter::{ElemType, Value};
 
 /// Seed 004 §1.3: expand (\a -> 3) (\a i -> a*i) [1,2,3,4].
@@ -310,6 +310,11 @@ func.func @rotateAxes(%xs: tensor<2x3x4xi64>) -> tensor<4x2x3xi64> {
   return %t : tensor<4x2x3xi64>
 }
 
+func.func @sliceOp(%xs: tensor<?x?xi64>, %o: index, %n: index) -> tensor<?x?xi64> {
+  %s = array.slice %xs from %o size %n : tensor<?x?xi64> -> tensor<?x?xi64>
+  return %s : tensor<?x?xi64>
+}
+
 func.func @permuteKeep(%src: tensor<?xi64>, %dest: tensor<?xi64>) -> tensor<?xi64> {
   %r = array.permute %src into %dest : tensor<?xi64> into tensor<?xi64> index {
   ^bb0(%i: index):
@@ -531,4 +536,18 @@ fn simple_programs_of_seed_000() {
     let out = run_example("seed001_normalize_inc.mlir", "normalizeInc", vec![Value::vector_i64(&[-3, 8, -6])]);
     // sum = -1, incs = [-2, 9, -5]
     assert_eq!(ints(&out[0]), vec![2, -9, 5]);
+}
+
+/// `slice` cuts each row: from 1 size 2 of a 2×4 matrix keeps columns 1 and 2; an empty
+/// run may start anywhere; a run reaching past the row is an out-of-bounds error.
+#[test]
+fn slice_cuts_every_row_and_refuses_a_run_past_the_end() {
+    let m = || Value::matrix_i64(2, 4, &[1, 2, 3, 4, 5, 6, 7, 8]);
+    let out = run_ok(SUGAR, "sliceOp", vec![m(), Value::index(1), Value::index(2)]);
+    assert_eq!(shape(&out[0]), vec![2, 2]);
+    assert_eq!(ints(&out[0]), vec![2, 3, 6, 7]);
+    let empty = run_ok(SUGAR, "sliceOp", vec![m(), Value::index(9), Value::index(0)]);
+    assert_eq!(shape(&empty[0]), vec![2, 0]);
+    let e = run(SUGAR, "sliceOp", vec![m(), Value::index(3), Value::index(2)]).unwrap_err().to_string();
+    assert!(e.contains("the run from 3 of size 2 is outside the innermost dimension of extent 4"), "{e}");
 }
