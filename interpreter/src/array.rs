@@ -157,6 +157,12 @@ impl Machine<'_, '_> {
             }
             ArrayOp::Reverse { input } => reverse(op, self.value(frame, op, input)?),
             ArrayOp::Transpose { input, permutation } => transpose(op, self.value(frame, op, input)?, &permutation),
+            ArrayOp::Reshape { input, shape } => {
+                let input = self.value(frame, op, input)?;
+                let extents = shape.iter().map(|&v| self.value(frame, op, v)).collect::<R<Vec<Value>>>()?;
+                let extents = extents.iter().map(|v| int_of(op, v)).collect::<R<Vec<i64>>>()?;
+                reshape(op, input, &extents)
+            }
             ArrayOp::Slice { input, offset, size } => {
                 let (offset, size) = (self.value(frame, op, offset)?, self.value(frame, op, size)?);
                 slice(op, self.value(frame, op, input)?, int_of(op, &offset)?, int_of(op, &size)?)
@@ -524,6 +530,24 @@ fn transpose(op: Op, input: Value, permutation: &[usize]) -> R<Vec<Value>> {
         elements.push(t.elements[linear].clone());
     }
     Ok(vec![make_tensor(op, t.elem, shape, elements)?])
+}
+
+/// The elements of `input` in row-major order, in the shape `extents`; the element
+/// counts must agree.
+fn reshape(op: Op, input: Value, extents: &[i64]) -> R<Vec<Value>> {
+    let t = tensor_of(op, &input)?;
+    let shape: Vec<usize> = extents
+        .iter()
+        .map(|&e| usize::try_from(e).map_err(|_| fail::invalid(op, format!("negative extent {e}"))))
+        .collect::<R<_>>()?;
+    let count = shape.iter().try_fold(1usize, |n, &e| n.checked_mul(e));
+    if count != Some(t.len()) {
+        return Err(fail::shape_mismatch(
+            op,
+            format!("cannot reshape {} elements of shape {:?} into shape {shape:?}", t.len(), t.shape),
+        ));
+    }
+    Ok(vec![make_tensor(op, t.elem, shape, t.elements.clone())?])
 }
 
 /// `ys[..., i] = xs[..., offset + i]` for `i < size`; reading outside the innermost

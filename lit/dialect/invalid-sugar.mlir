@@ -425,3 +425,59 @@ func.func @slice_element(%xs: tensor<?xf32>, %o: index) {
   %r = array.slice %xs from %o size %o : tensor<?xf32> -> tensor<?xi32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// reshape
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reshape_rank0(%s: tensor<f32>, %n: index) {
+  // expected-error@+1 {{'array.reshape' op reshapes arrays of rank 1 or more (input type 'tensor<f32>', result type 'tensor<?xf32>')}}
+  %r = array.reshape %s to (%n) : tensor<f32> -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_extents(%xs: tensor<?xf32>, %n: index) {
+  // expected-error@+1 {{'array.reshape' op has 1 extents for a result of rank 2}}
+  %r = array.reshape %xs to (%n) : tensor<?xf32> -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_negative(%xs: tensor<?xf32>, %n: index) {
+  %c = arith.constant -3 : index
+  // expected-error@+1 {{'array.reshape' op extent 1 is the negative constant -3}}
+  %r = array.reshape %xs to (%n, %c) : tensor<?xf32> -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_static_extent(%xs: tensor<?xf32>, %n: index) {
+  %c = arith.constant 3 : index
+  // expected-error@+1 {{'array.reshape' op extent 1 is the constant 3, but dimension 1 of the result is 4}}
+  %r = array.reshape %xs to (%n, %c) : tensor<?xf32> -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%xs: tensor<6xf32>) {
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  // expected-error@+1 {{'array.reshape' op cannot reshape 6 elements into 8}}
+  %r = array.reshape %xs to (%c2, %c4) : tensor<6xf32> -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_element(%xs: tensor<?xf32>, %n: index) {
+  // expected-error@+1 {{'array.reshape' op result element type 'f64' differs from the input element type 'f32'}}
+  %r = array.reshape %xs to (%n) : tensor<?xf32> -> tensor<?xf64>
+  return
+}

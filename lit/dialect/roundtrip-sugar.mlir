@@ -227,3 +227,18 @@ func.func @slice_rows(%m: tensor<?x?xf32>, %o: index, %n: index) -> tensor<?x?xf
   %s = array.slice %m from %o size %n : tensor<?x?xf32> -> tensor<?x?xf32>
   return %s : tensor<?x?xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// reshape
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @reshape_rows(
+// CHECK-SAME:      %[[XS:.*]]: tensor<?xf32>, %[[R:.*]]: index) -> tensor<?x4xf32> {
+// CHECK:         %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[M:.*]] = array.reshape %[[XS]] to(%[[R]], %[[C4]]) : tensor<?xf32> -> tensor<?x4xf32>
+// CHECK-NEXT:    return %[[M]] : tensor<?x4xf32>
+func.func @reshape_rows(%xs: tensor<?xf32>, %rows: index) -> tensor<?x4xf32> {
+  %c4 = arith.constant 4 : index
+  %m = array.reshape %xs to (%rows, %c4) : tensor<?xf32> -> tensor<?x4xf32>
+  return %m : tensor<?x4xf32>
+}

@@ -55,6 +55,27 @@ func.func @slice2d(%xs: tensor<?x?xf32>, %o: index, %n: index) -> tensor<?x?xf32
   return %s : tensor<?x?xf32>
 }
 
+// The output index (i, j) of shape (r, 4) is position k = i·4 + j, split along the
+// source's extents (n0, n1): (k / n1, k mod n1).
+// CHECK-LABEL: func.func @reshape2d(
+// CHECK-SAME: %[[XS:.+]]: tensor<?x?xf32>, %[[R:.+]]: index
+// CHECK: %[[N1:.+]] = array.dim %[[XS]], 1 : tensor<?x?xf32>
+// CHECK: %[[IS:.+]]:2 = array.generate(%[[R]], %[[C4:.+]]) : tensor<?x4xindex>, tensor<?x4xindex> {
+// CHECK-NEXT: ^bb0(%[[I:.+]]: index, %[[J:.+]]: index):
+// CHECK-NEXT: %[[S:.+]] = arith.muli %[[I]], %[[C4]] : index
+// CHECK-NEXT: %[[K:.+]] = arith.addi %[[S]], %[[J]] : index
+// CHECK-NEXT: %[[LO:.+]] = arith.remui %[[K]], %[[N1]] : index
+// CHECK-NEXT: %[[HI:.+]] = arith.divui %[[K]], %[[N1]] : index
+// CHECK-NEXT: array.yield %[[HI]], %[[LO]] : index, index
+// CHECK: %[[M:.+]] = array.gather %[[XS]][%[[IS]]#0, %[[IS]]#1] : tensor<?x?xf32>[tensor<?x4xindex>, tensor<?x4xindex>] -> tensor<?x4xf32>
+// CHECK-NOT: array.reshape
+// CHECK: return %[[M]]
+func.func @reshape2d(%xs: tensor<?x?xf32>, %rows: index) -> tensor<?x4xf32> {
+  %c4 = arith.constant 4 : index
+  %m = array.reshape %xs to (%rows, %c4) : tensor<?x?xf32> -> tensor<?x4xf32>
+  return %m : tensor<?x4xf32>
+}
+
 // CHECK-LABEL: func.func @backpermute(
 // CHECK-SAME: %[[XS:.+]]: tensor<?xf32>, %[[N:.+]]: index
 // CHECK: %[[IS:.+]] = array.generate(%[[N]]) : tensor<?xindex> {

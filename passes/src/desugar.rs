@@ -9,6 +9,8 @@
 //!   (`j[p[k]] = i_k`), then `gather`;
 //! * `slice xs from o size n` → `generate` over `(outer dims of xs, n)` yielding the
 //!   innermost index plus `o`, then `gather`;
+//! * `reshape xs to (s)` → `generate (s)` yielding the output's row-major index split
+//!   along the dims of xs (remainders from the innermost), then `gather`;
 //! * `permute src into dest f c` → `generate` over the source shape with `f`, then
 //!   `scatter dest[...] , src combine c`.
 //!
@@ -52,6 +54,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions
                 OpKind::Reverse
                     | OpKind::Transpose
                     | OpKind::Slice
+                    | OpKind::Reshape
                     | OpKind::Backpermute
                     | OpKind::Replicate
                     | OpKind::Permute
@@ -96,6 +99,7 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
         ArrayOp::Reverse { input } => Some(sugar.reverse(input)),
         ArrayOp::Transpose { input, permutation } => Some(sugar.transpose(input, &permutation)),
         ArrayOp::Slice { input, offset, size } => Some(sugar.slice(input, offset, size)),
+        ArrayOp::Reshape { input, shape } => Some(sugar.reshape(input, &shape)),
         ArrayOp::Backpermute { source, shape, index_map } => Some(sugar.backpermute(source, &shape, index_map)),
         ArrayOp::Replicate { input, count } => sugar.replicate(input, count),
         ArrayOp::Permute { source, dest, index_map, combine } => sugar.permute(source, dest, index_map, combine),
@@ -214,6 +218,39 @@ impl<'c, 'a> Sugar<'c, 'a> {
         let region = Region::new();
         region.append_block(body);
         self.generate_and_gather(source, &extents, &shape_of(result), region, result)
+    }
+
+    fn reshape(&self, source: Value<'c, 'a>, shape: &[Value<'c, 'a>]) -> Value<'c, 'a> {
+        let (context, location) = (self.context, self.location);
+        let dims = self.dims(source);
+        let result = self.op.result(0).unwrap().r#type();
+        let rank = shape.len();
+        let body = Block::new(&vec![(index(context), location); rank]);
+        // k = ((i_0 · s_1 + i_1) · s_2 + i_2) …, the row-major position in the output.
+        let mut linear: Value = body.argument(0).unwrap().into();
+        for d in 1..rank {
+            let scaled = body.append_operation(arith::muli(linear, shape[d], location));
+            let next = body.append_operation(arith::addi(
+                scaled.result(0).unwrap().into(),
+                body.argument(d).unwrap().into(),
+                location,
+            ));
+            linear = next.result(0).unwrap().into();
+        }
+        // Split k along the source's extents, innermost first: j_d = k mod n_d, k = k / n_d;
+        // the outermost index takes what is left.
+        let mut source_index: Vec<Value> = vec![linear; dims.len()];
+        for d in (1..dims.len()).rev() {
+            let rem = body.append_operation(arith::remui(linear, dims[d], location));
+            let quot = body.append_operation(arith::divui(linear, dims[d], location));
+            source_index[d] = rem.result(0).unwrap().into();
+            linear = quot.result(0).unwrap().into();
+        }
+        source_index[0] = linear;
+        body.append_operation(crate::ops_yield(context, &source_index, location));
+        let region = Region::new();
+        region.append_block(body);
+        self.generate_and_gather(source, shape, &shape_of(result), region, result)
     }
 
     fn backpermute(

@@ -525,6 +525,36 @@ LogicalResult SliceOp::verify() {
   return success();
 }
 
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType result = getResult().getType();
+  if (input.getRank() == 0 || result.getRank() == 0)
+    return emitOpError() << "reshapes arrays of rank 1 or more (input type " << input
+                         << ", result type " << result << ")";
+  if (static_cast<int64_t>(getShape().size()) != result.getRank())
+    return emitOpError() << "has " << getShape().size() << " extents for a result of rank "
+                         << result.getRank();
+  if (result.getElementType() != input.getElementType())
+    return emitOpError() << "result element type " << result.getElementType()
+                         << " differs from the input element type " << input.getElementType();
+  for (auto [d, extent] : llvm::enumerate(getShape())) {
+    APInt constant;
+    if (!matchPattern(extent, m_ConstantInt(&constant)))
+      continue;
+    if (constant.isNegative())
+      return emitOpError() << "extent " << d << " is the negative constant " << constant.getSExtValue();
+    int64_t dim = result.getShape()[d];
+    if (!ShapedType::isDynamic(dim) && constant.getSExtValue() != dim)
+      return emitOpError() << "extent " << d << " is the constant " << constant.getSExtValue()
+                           << ", but dimension " << d << " of the result is " << dim;
+  }
+  if (input.hasStaticShape() && result.hasStaticShape() &&
+      input.getNumElements() != result.getNumElements())
+    return emitOpError() << "cannot reshape " << input.getNumElements() << " elements into "
+                         << result.getNumElements();
+  return success();
+}
+
 LogicalResult ReplicateOp::verify() {
   RankedTensorType input = getInput().getType();
   RankedTensorType result = getResult().getType();

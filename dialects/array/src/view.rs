@@ -84,6 +84,7 @@ op_kinds! {
     Reverse => "array.reverse",
     Transpose => "array.transpose",
     Slice => "array.slice",
+    Reshape => "array.reshape",
     Replicate => "array.replicate",
     Cluster => "array.cluster",
     Vertical => "array.vertical",
@@ -240,6 +241,11 @@ pub enum ArrayOp<'c, 'a> {
         input: Value<'c, 'a>,
         count: Value<'c, 'a>,
     },
+    /// The elements of `input` in row-major order, in the shape `shape`.
+    Reshape {
+        input: Value<'c, 'a>,
+        shape: Vec<Value<'c, 'a>>,
+    },
     /// `ys[..., i] = xs[..., offset + i]` for `i < size`.
     Slice {
         input: Value<'c, 'a>,
@@ -312,6 +318,7 @@ impl<'c, 'a> ArrayOp<'c, 'a> {
             ArrayOp::Reverse { .. } => OpKind::Reverse,
             ArrayOp::Transpose { .. } => OpKind::Transpose,
             ArrayOp::Slice { .. } => OpKind::Slice,
+            ArrayOp::Reshape { .. } => OpKind::Reshape,
             ArrayOp::Replicate { .. } => OpKind::Replicate,
             ArrayOp::Cluster { .. } => OpKind::Cluster,
             ArrayOp::Vertical { .. } => OpKind::Vertical,
@@ -461,6 +468,11 @@ impl<'c, 'a> Decoder<'c, 'a> {
                 input: self.exactly(1)?[0],
                 permutation: self.inherent_dimensions(attribute::PERMUTATION)?,
             },
+            OpKind::Reshape => {
+                let operands = self.operands();
+                let (input, shape) = operands.split_first().ok_or_else(|| self.error("has no input"))?;
+                ArrayOp::Reshape { input: *input, shape: shape.to_vec() }
+            }
             OpKind::Slice => {
                 let operands = self.exactly(3)?;
                 ArrayOp::Slice { input: operands[0], offset: operands[1], size: operands[2] }
@@ -596,6 +608,7 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
   %r = array.replicate %a, %n : tensor<?xf32> -> tensor<?x?xf32>
   %t = array.transpose %m [1, 0] : tensor<?x4xf32> -> tensor<4x?xf32>
   %sl = array.slice %m from %n size %n : tensor<?x4xf32> -> tensor<?x?xf32>
+  %rs = array.reshape %m to (%n, %n, %n) : tensor<?x4xf32> -> tensor<?x?x?xf32>
   return
 }
 "#;
@@ -676,6 +689,10 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
                     }
                     ArrayOp::Dim { dimension, .. } => assert_eq!(dimension, 1),
                     ArrayOp::Replicate { input, count } => assert!(is_array(input) && !is_array(count)),
+                    ArrayOp::Reshape { input, shape } => {
+                        assert!(is_array(input));
+                        assert_eq!(shape.len(), 3);
+                    }
                     ArrayOp::Slice { input, offset, size } => {
                         assert!(is_array(input) && !is_array(offset));
                         assert_eq!(offset, size, "both are %n");
@@ -690,6 +707,6 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
             op = o.next_in_block();
         }
         use OpKind::*;
-        assert_eq!(seen, [Map, Generate, Gather, Scatter, Fold, Scan, Dim, Replicate, Transpose, Slice]);
+        assert_eq!(seen, [Map, Generate, Gather, Scatter, Fold, Scan, Dim, Replicate, Transpose, Slice, Reshape]);
     }
 }

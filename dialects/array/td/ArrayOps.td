@@ -465,6 +465,27 @@ def Array_SliceOp : Array_Op<"slice", [NoMemoryEffect]> {
   let hasVerifier = 1;
 }
 
+def Array_ReshapeOp : Array_Op<"reshape", [NoMemoryEffect]> {
+  let summary = "the same elements in row-major order, in another shape";
+  let description = [{
+    `ys` has the given shape, and element `k` of `ys` in row-major order is
+    element `k` of `xs` (NumPy's `reshape`, Accelerate's `reshape`). The element
+    counts must agree: like a gather's indices, a mismatch is undefined (the
+    interpreter reports it). Desugars to `generate` (the row-major index of the
+    output, split along the input's extents) + `gather`.
+
+    ```mlir
+    %m = array.reshape %xs to (%rows, %c4) : tensor<?xf32> -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins Array_AnyArray:$input, Variadic<Index>:$shape);
+  let results = (outs Array_AnyArray:$result);
+  let assemblyFormat = [{
+    $input `to` `(` $shape `)` attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Array_ReplicateOp : Array_Op<"replicate", [Pure]> {
   let summary = "repeats an array along a new innermost dimension";
   let description = [{

@@ -315,6 +315,11 @@ func.func @sliceOp(%xs: tensor<?x?xi64>, %o: index, %n: index) -> tensor<?x?xi64
   return %s : tensor<?x?xi64>
 }
 
+func.func @reshapeOp(%xs: tensor<?x?xi64>, %a: index, %b: index, %c: index) -> tensor<?x?x?xi64> {
+  %r = array.reshape %xs to (%a, %b, %c) : tensor<?x?xi64> -> tensor<?x?x?xi64>
+  return %r : tensor<?x?x?xi64>
+}
+
 func.func @permuteKeep(%src: tensor<?xi64>, %dest: tensor<?xi64>) -> tensor<?xi64> {
   %r = array.permute %src into %dest : tensor<?xi64> into tensor<?xi64> index {
   ^bb0(%i: index):
@@ -550,4 +555,17 @@ fn slice_cuts_every_row_and_refuses_a_run_past_the_end() {
     assert_eq!(shape(&empty[0]), vec![2, 0]);
     let e = run(SUGAR, "sliceOp", vec![m(), Value::index(3), Value::index(2)]).unwrap_err().to_string();
     assert!(e.contains("the run from 3 of size 2 is outside the innermost dimension of extent 4"), "{e}");
+}
+
+/// `reshape` keeps the row-major order of the elements and changes only the shape; the
+/// element counts must agree.
+#[test]
+fn reshape_keeps_row_major_order_and_refuses_another_count() {
+    let m = || Value::matrix_i64(2, 6, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    let idx = Value::index;
+    let out = run_ok(SUGAR, "reshapeOp", vec![m(), idx(3), idx(2), idx(2)]);
+    assert_eq!(shape(&out[0]), vec![3, 2, 2]);
+    assert_eq!(ints(&out[0]), (1..=12).collect::<Vec<i64>>());
+    let e = run(SUGAR, "reshapeOp", vec![m(), idx(2), idx(2), idx(2)]).unwrap_err().to_string();
+    assert!(e.contains("cannot reshape 12 elements of shape [2, 6] into shape [2, 2, 2]"), "{e}");
 }
