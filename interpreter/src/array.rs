@@ -157,6 +157,7 @@ impl Machine<'_, '_> {
             }
             ArrayOp::Reverse { input } => reverse(op, self.value(frame, op, input)?),
             ArrayOp::Transpose { input, permutation } => transpose(op, self.value(frame, op, input)?, &permutation),
+            ArrayOp::Concat { lhs, rhs } => concat(op, self.value(frame, op, lhs)?, self.value(frame, op, rhs)?),
             ArrayOp::Reshape { input, shape } => {
                 let input = self.value(frame, op, input)?;
                 let extents = shape.iter().map(|&v| self.value(frame, op, v)).collect::<R<Vec<Value>>>()?;
@@ -530,6 +531,27 @@ fn transpose(op: Op, input: Value, permutation: &[usize]) -> R<Vec<Value>> {
         elements.push(t.elements[linear].clone());
     }
     Ok(vec![make_tensor(op, t.elem, shape, elements)?])
+}
+
+/// Each row of `lhs` followed by the same row of `rhs` (innermost dimension); the outer
+/// dimensions must agree.
+fn concat(op: Op, lhs: Value, rhs: Value) -> R<Vec<Value>> {
+    let (a, b) = (tensor_of(op, &lhs)?, tensor_of(op, &rhs)?);
+    let (Some((&n, outer)), Some((&m, outer_b))) = (a.shape.split_last(), b.shape.split_last()) else {
+        return Err(fail::invalid(op, "cannot concatenate rank-0 arrays"));
+    };
+    if outer != outer_b {
+        return Err(fail::shape_mismatch(op, format!("operands of shapes {:?} and {:?}", a.shape, b.shape)));
+    }
+    let rows: usize = outer.iter().product();
+    let mut elements = Vec::with_capacity(rows * (n + m));
+    for r in 0..rows {
+        elements.extend_from_slice(&a.elements[r * n..(r + 1) * n]);
+        elements.extend_from_slice(&b.elements[r * m..(r + 1) * m]);
+    }
+    let mut shape = outer.to_vec();
+    shape.push(n + m);
+    Ok(vec![make_tensor(op, a.elem, shape, elements)?])
 }
 
 /// The elements of `input` in row-major order, in the shape `extents`; the element

@@ -481,3 +481,39 @@ func.func @reshape_element(%xs: tensor<?xf32>, %n: index) {
   %r = array.reshape %xs to (%n) : tensor<?xf32> -> tensor<?xf64>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// concat
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @concat_rank0(%a: tensor<f32>) {
+  // expected-error@+1 {{'array.concat' op cannot concatenate rank-0 arrays}}
+  %r = array.concat %a, %a : tensor<f32>, tensor<f32> -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @concat_outer(%a: tensor<2x?xf32>, %b: tensor<3x?xf32>) {
+  // expected-error@+1 {{'array.concat' op operands of types 'tensor<2x?xf32>' and 'tensor<3x?xf32>' must have the same outer dimensions}}
+  %r = array.concat %a, %b : tensor<2x?xf32>, tensor<3x?xf32> -> tensor<2x?xf32>
+  return
+}
+
+// -----
+
+func.func @concat_element(%a: tensor<?xf32>, %b: tensor<?xf64>) {
+  // expected-error@+1 {{'array.concat' op operands and result must have one element type}}
+  %r = array.concat %a, %b : tensor<?xf32>, tensor<?xf64> -> tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @concat_sum(%a: tensor<2xf32>, %b: tensor<3xf32>) {
+  // expected-error@+1 {{'array.concat' op result of type 'tensor<6xf32>' must have the operands' outer dimensions and the sum of their innermost extents}}
+  %r = array.concat %a, %b : tensor<2xf32>, tensor<3xf32> -> tensor<6xf32>
+  return
+}

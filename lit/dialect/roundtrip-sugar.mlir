@@ -242,3 +242,16 @@ func.func @reshape_rows(%xs: tensor<?xf32>, %rows: index) -> tensor<?x4xf32> {
   %m = array.reshape %xs to (%rows, %c4) : tensor<?xf32> -> tensor<?x4xf32>
   return %m : tensor<?x4xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// concat
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @concat_rows(
+// CHECK-SAME:      %[[A:.*]]: tensor<2x?xf32>, %[[B:.*]]: tensor<2x3xf32>) -> tensor<2x?xf32> {
+// CHECK-NEXT:    %[[R:.*]] = array.concat %[[A]], %[[B]] : tensor<2x?xf32>, tensor<2x3xf32> -> tensor<2x?xf32>
+// CHECK-NEXT:    return %[[R]] : tensor<2x?xf32>
+func.func @concat_rows(%a: tensor<2x?xf32>, %b: tensor<2x3xf32>) -> tensor<2x?xf32> {
+  %r = array.concat %a, %b : tensor<2x?xf32>, tensor<2x3xf32> -> tensor<2x?xf32>
+  return %r : tensor<2x?xf32>
+}

@@ -76,6 +76,29 @@ func.func @reshape2d(%xs: tensor<?x?xf32>, %rows: index) -> tensor<?x4xf32> {
   return %m : tensor<?x4xf32>
 }
 
+// CHECK-LABEL: func.func @concat1d(
+// CHECK-SAME: %[[A:.+]]: tensor<?xf32>, %[[B:.+]]: tensor<?xf32>
+// CHECK: %[[NA:.+]] = array.dim %[[A]], 0 : tensor<?xf32>
+// CHECK: %[[NB:.+]] = array.dim %[[B]], 0 : tensor<?xf32>
+// CHECK: %[[N:.+]] = arith.addi %[[NA]], %[[NB]] : index
+// CHECK: %[[R:.+]] = array.generate(%[[N]]) : tensor<?xf32> {
+// CHECK-NEXT: ^bb0(%[[I:.+]]: index):
+// CHECK-NEXT: %[[IN:.+]] = arith.cmpi ult, %[[I]], %[[NA]] : index
+// CHECK-NEXT: %[[J:.+]] = arith.subi %[[I]], %[[NA]] : index
+// CHECK-NEXT: %[[X:.+]] = scf.if %[[IN]] -> (f32) {
+// CHECK-NEXT: %[[XA:.+]] = array.index %[[A]][%[[I]]] : tensor<?xf32>
+// CHECK-NEXT: scf.yield %[[XA]] : f32
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[XB:.+]] = array.index %[[B]][%[[J]]] : tensor<?xf32>
+// CHECK-NEXT: scf.yield %[[XB]] : f32
+// CHECK: array.yield %[[X]] : f32
+// CHECK-NOT: array.concat
+// CHECK: return %[[R]]
+func.func @concat1d(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %c = array.concat %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+  return %c : tensor<?xf32>
+}
+
 // CHECK-LABEL: func.func @backpermute(
 // CHECK-SAME: %[[XS:.+]]: tensor<?xf32>, %[[N:.+]]: index
 // CHECK: %[[IS:.+]] = array.generate(%[[N]]) : tensor<?xindex> {

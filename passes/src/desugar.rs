@@ -11,6 +11,10 @@
 //!   innermost index plus `o`, then `gather`;
 //! * `reshape xs to (s)` → `generate (s)` yielding the output's row-major index split
 //!   along the dims of xs (remainders from the innermost), then `gather`;
+//! * `concat a, b` → `generate` over `(outer dims, n_a + n_b)` whose element function
+//!   reads `a[…, i]` or `b[…, i - n_a]` in the branches of a `scf.if` (`array.index`: a
+//!   gather cannot choose between two sources, and an index clamped into one of them is
+//!   out of range when it is empty);
 //! * `permute src into dest f c` → `generate` over the source shape with `f`, then
 //!   `scatter dest[...] , src combine c`.
 //!
@@ -26,7 +30,7 @@ use crate::ir::{self, Op};
 use array_dialect::view::{ArrayOp, OpKind, attribute};
 use melior::{
     Context,
-    dialect::arith,
+    dialect::{arith, scf},
     ir::{
         Block, BlockLike, Location, OperationRef, Region, RegionLike, RegionRef, Type, Value, ValueLike,
         attribute::IntegerAttribute,
@@ -37,9 +41,11 @@ use melior::{
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-desugar",
-    description: "Rewrite reverse, backpermute, replicate and permute into generate + gather/scatter (seed 000 §2.1)",
+    description: "Rewrite reverse, backpermute, replicate, permute, transpose, slice, reshape and concat into \
+                  generate + gather/scatter (seed 000 §2.1)",
     anchor: Some("func.func"),
-    dependent_dialects: &[mlir_sys::mlirGetDialectHandle__arith__],
+    // scf: concat's element function chooses its operand in a `scf.if`.
+    dependent_dialects: &[mlir_sys::mlirGetDialectHandle__arith__, mlir_sys::mlirGetDialectHandle__scf__],
     options: &[],
     state: None,
     run,
@@ -55,6 +61,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions
                     | OpKind::Transpose
                     | OpKind::Slice
                     | OpKind::Reshape
+                    | OpKind::Concat
                     | OpKind::Backpermute
                     | OpKind::Replicate
                     | OpKind::Permute
@@ -100,6 +107,7 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
         ArrayOp::Transpose { input, permutation } => Some(sugar.transpose(input, &permutation)),
         ArrayOp::Slice { input, offset, size } => Some(sugar.slice(input, offset, size)),
         ArrayOp::Reshape { input, shape } => Some(sugar.reshape(input, &shape)),
+        ArrayOp::Concat { lhs, rhs } => Some(sugar.concat(lhs, rhs)),
         ArrayOp::Backpermute { source, shape, index_map } => Some(sugar.backpermute(source, &shape, index_map)),
         ArrayOp::Replicate { input, count } => sugar.replicate(input, count),
         ArrayOp::Permute { source, dest, index_map, combine } => sugar.permute(source, dest, index_map, combine),
@@ -251,6 +259,52 @@ impl<'c, 'a> Sugar<'c, 'a> {
         let region = Region::new();
         region.append_block(body);
         self.generate_and_gather(source, shape, &shape_of(result), region, result)
+    }
+
+    fn concat(&self, lhs: Value<'c, 'a>, rhs: Value<'c, 'a>) -> Value<'c, 'a> {
+        let (context, location) = (self.context, self.location);
+        let result = self.op.result(0).unwrap().r#type();
+        let element = RankedTensorType::try_from(result).expect("concat gives an array").element();
+        let mut extents = self.dims(lhs);
+        let rank = extents.len();
+        let split = extents[rank - 1];
+        let rhs_inner = self.dims(rhs)[rank - 1];
+        extents[rank - 1] = self.insert(arith::addi(split, rhs_inner, location)).result(0).unwrap().into();
+        let body = Block::new(&vec![(index(context), location); rank]);
+        let outer: Vec<Value> = (0..rank - 1).map(|d| body.argument(d).unwrap().into()).collect();
+        let i: Value = body.argument(rank - 1).unwrap().into();
+        let read = |array: Value<'c, 'a>, inner: Value<'c, '_>| {
+            let branch = Block::new(&[]);
+            let mut operands = vec![array];
+            operands.extend(outer.iter().copied());
+            operands.push(inner);
+            let element_read = branch.append_operation(
+                OperationBuilder::new(OpKind::Index.name(), location)
+                    .add_operands(&operands)
+                    .add_results(&[element])
+                    .build()
+                    .expect("a read of an array element is valid"),
+            );
+            branch.append_operation(scf::r#yield(&[element_read.result(0).unwrap().into()], location));
+            let region = Region::new();
+            region.append_block(branch);
+            region
+        };
+        let in_lhs = body.append_operation(arith::cmpi(context, arith::CmpiPredicate::Ult, i, split, location));
+        let then_region = read(lhs, i);
+        let shifted = body.append_operation(arith::subi(i, split, location));
+        let else_region = read(rhs, shifted.result(0).unwrap().into());
+        let chosen = body.append_operation(scf::r#if(
+            in_lhs.result(0).unwrap().into(),
+            &[element],
+            then_region,
+            else_region,
+            location,
+        ));
+        body.append_operation(crate::ops_yield(context, &[chosen.result(0).unwrap().into()], location));
+        let region = Region::new();
+        region.append_block(body);
+        self.insert(generate_op(location, &extents, &[result], region)).result(0).unwrap().into()
     }
 
     fn backpermute(

@@ -555,6 +555,30 @@ LogicalResult ReshapeOp::verify() {
   return success();
 }
 
+LogicalResult ConcatOp::verify() {
+  RankedTensorType lhs = getLhs().getType();
+  RankedTensorType rhs = getRhs().getType();
+  RankedTensorType result = getResult().getType();
+  if (lhs.getRank() == 0)
+    return emitOpError() << "cannot concatenate rank-0 arrays";
+  if (rhs.getRank() != lhs.getRank() ||
+      !shapesAgree(rhs.getShape().drop_back(), lhs.getShape().drop_back()))
+    return emitOpError() << "operands of types " << lhs << " and " << rhs
+                         << " must have the same outer dimensions";
+  if (rhs.getElementType() != lhs.getElementType() ||
+      result.getElementType() != lhs.getElementType())
+    return emitOpError() << "operands and result must have one element type";
+  int64_t n = lhs.getShape().back(), m = rhs.getShape().back();
+  int64_t inner = ShapedType::isDynamic(n) || ShapedType::isDynamic(m) ? ShapedType::kDynamic : n + m;
+  llvm::SmallVector<int64_t> expected(lhs.getShape().drop_back());
+  expected.push_back(inner);
+  if (result.getRank() != lhs.getRank() || !shapesAgree(result.getShape(), expected))
+    return emitOpError() << "result of type " << result
+                         << " must have the operands' outer dimensions and the sum of their "
+                            "innermost extents";
+  return success();
+}
+
 LogicalResult ReplicateOp::verify() {
   RankedTensorType input = getInput().getType();
   RankedTensorType result = getResult().getType();

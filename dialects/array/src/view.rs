@@ -85,6 +85,7 @@ op_kinds! {
     Transpose => "array.transpose",
     Slice => "array.slice",
     Reshape => "array.reshape",
+    Concat => "array.concat",
     Replicate => "array.replicate",
     Cluster => "array.cluster",
     Vertical => "array.vertical",
@@ -241,6 +242,11 @@ pub enum ArrayOp<'c, 'a> {
         input: Value<'c, 'a>,
         count: Value<'c, 'a>,
     },
+    /// `lhs` followed by `rhs` along the innermost dimension.
+    Concat {
+        lhs: Value<'c, 'a>,
+        rhs: Value<'c, 'a>,
+    },
     /// The elements of `input` in row-major order, in the shape `shape`.
     Reshape {
         input: Value<'c, 'a>,
@@ -319,6 +325,7 @@ impl<'c, 'a> ArrayOp<'c, 'a> {
             ArrayOp::Transpose { .. } => OpKind::Transpose,
             ArrayOp::Slice { .. } => OpKind::Slice,
             ArrayOp::Reshape { .. } => OpKind::Reshape,
+            ArrayOp::Concat { .. } => OpKind::Concat,
             ArrayOp::Replicate { .. } => OpKind::Replicate,
             ArrayOp::Cluster { .. } => OpKind::Cluster,
             ArrayOp::Vertical { .. } => OpKind::Vertical,
@@ -468,6 +475,10 @@ impl<'c, 'a> Decoder<'c, 'a> {
                 input: self.exactly(1)?[0],
                 permutation: self.inherent_dimensions(attribute::PERMUTATION)?,
             },
+            OpKind::Concat => {
+                let operands = self.exactly(2)?;
+                ArrayOp::Concat { lhs: operands[0], rhs: operands[1] }
+            }
             OpKind::Reshape => {
                 let operands = self.operands();
                 let (input, shape) = operands.split_first().ok_or_else(|| self.error("has no input"))?;
@@ -609,6 +620,7 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
   %t = array.transpose %m [1, 0] : tensor<?x4xf32> -> tensor<4x?xf32>
   %sl = array.slice %m from %n size %n : tensor<?x4xf32> -> tensor<?x?xf32>
   %rs = array.reshape %m to (%n, %n, %n) : tensor<?x4xf32> -> tensor<?x?x?xf32>
+  %cat = array.concat %a, %map : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
   return
 }
 "#;
@@ -689,6 +701,7 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
                     }
                     ArrayOp::Dim { dimension, .. } => assert_eq!(dimension, 1),
                     ArrayOp::Replicate { input, count } => assert!(is_array(input) && !is_array(count)),
+                    ArrayOp::Concat { lhs, rhs } => assert!(is_array(lhs) && is_array(rhs) && lhs != rhs),
                     ArrayOp::Reshape { input, shape } => {
                         assert!(is_array(input));
                         assert_eq!(shape.len(), 3);
@@ -707,6 +720,9 @@ func.func @f(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %i: tensor<?xindex>, %n: in
             op = o.next_in_block();
         }
         use OpKind::*;
-        assert_eq!(seen, [Map, Generate, Gather, Scatter, Fold, Scan, Dim, Replicate, Transpose, Slice, Reshape]);
+        assert_eq!(
+            seen,
+            [Map, Generate, Gather, Scatter, Fold, Scan, Dim, Replicate, Transpose, Slice, Reshape, Concat]
+        );
     }
 }

@@ -486,6 +486,27 @@ def Array_ReshapeOp : Array_Op<"reshape", [NoMemoryEffect]> {
   let hasVerifier = 1;
 }
 
+def Array_ConcatOp : Array_Op<"concat", [Pure]> {
+  let summary = "two arrays joined along the innermost dimension";
+  let description = [{
+    `ys[..., i] = lhs[..., i]` for `i < n` and `rhs[..., i - n]` after, with `n`
+    the innermost extent of `lhs` (NumPy's `concatenate(axis=-1)`, Accelerate's
+    `++`). The outer dimensions of both must agree. Desugars to a `generate`
+    whose element function reads one of the two (`array.index` in a `scf.if`),
+    so both are computed before it (they are free variables of it, seed 000).
+
+    ```mlir
+    %ys = array.concat %a, %b : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins Array_AnyArray:$lhs, Array_AnyArray:$rhs);
+  let results = (outs Array_AnyArray:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Array_ReplicateOp : Array_Op<"replicate", [Pure]> {
   let summary = "repeats an array along a new innermost dimension";
   let description = [{

@@ -320,6 +320,11 @@ func.func @reshapeOp(%xs: tensor<?x?xi64>, %a: index, %b: index, %c: index) -> t
   return %r : tensor<?x?x?xi64>
 }
 
+func.func @concatOp(%a: tensor<?x?xi64>, %b: tensor<?x?xi64>) -> tensor<?x?xi64> {
+  %c = array.concat %a, %b : tensor<?x?xi64>, tensor<?x?xi64> -> tensor<?x?xi64>
+  return %c : tensor<?x?xi64>
+}
+
 func.func @permuteKeep(%src: tensor<?xi64>, %dest: tensor<?xi64>) -> tensor<?xi64> {
   %r = array.permute %src into %dest : tensor<?xi64> into tensor<?xi64> index {
   ^bb0(%i: index):
@@ -568,4 +573,19 @@ fn reshape_keeps_row_major_order_and_refuses_another_count() {
     assert_eq!(ints(&out[0]), (1..=12).collect::<Vec<i64>>());
     let e = run(SUGAR, "reshapeOp", vec![m(), idx(2), idx(2), idx(2)]).unwrap_err().to_string();
     assert!(e.contains("cannot reshape 12 elements of shape [2, 6] into shape [2, 2, 2]"), "{e}");
+}
+
+/// `concat` joins the rows: row r of the result is row r of `a`, then row r of `b`; an
+/// empty operand contributes nothing; different numbers of rows are refused.
+#[test]
+fn concat_joins_rows_and_refuses_other_outer_dimensions() {
+    let a = Value::matrix_i64(2, 2, &[1, 2, 3, 4]);
+    let b = Value::matrix_i64(2, 1, &[5, 6]);
+    let out = run_ok(SUGAR, "concatOp", vec![a.clone(), b]);
+    assert_eq!(shape(&out[0]), vec![2, 3]);
+    assert_eq!(ints(&out[0]), vec![1, 2, 5, 3, 4, 6]);
+    let empty = Value::matrix_i64(2, 0, &[]);
+    assert_eq!(run_ok(SUGAR, "concatOp", vec![empty, a.clone()]), vec![a.clone()]);
+    let e = run(SUGAR, "concatOp", vec![a, Value::matrix_i64(1, 2, &[7, 8])]).unwrap_err().to_string();
+    assert!(e.contains("operands of shapes [2, 2] and [1, 2]"), "{e}");
 }
