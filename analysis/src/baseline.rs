@@ -30,7 +30,7 @@
 //! the real problem.
 
 use super::clustering::Clustering;
-use super::graph::{Access, EdgeId, Graph, NodeId, ORDER_FORWARD, Order};
+use super::graph::{Access, EdgeId, Graph, ORDER_FORWARD, Order};
 use super::validate::validate;
 use std::fmt;
 use std::str::FromStr;
@@ -234,46 +234,15 @@ pub fn clustering_fusing(graph: &Graph, fused: &[EdgeId]) -> Option<Clustering> 
     let output_orders: Vec<Order> = (0..n).map(|i| class_order[find(&mut same, i)].unwrap_or(ORDER_FORWARD)).collect();
 
     // The clusters, each in program order, listed in a topological order of the edges
-    // between them (Kahn's algorithm, smallest first node first).
-    let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); n];
-    for i in 0..n {
-        let root = find(&mut parent, i);
-        members[root].push(NodeId(i));
-    }
-    let roots: Vec<usize> = (0..n).filter(|r| !members[*r].is_empty()).collect();
-    let mut index_of = vec![usize::MAX; n];
-    for (k, r) in roots.iter().enumerate() {
-        index_of[*r] = k;
-    }
-    let cluster_of: Vec<usize> = (0..n).map(|i| index_of[find(&mut parent, i)]).collect();
-    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); roots.len()];
-    let mut indegree = vec![0usize; roots.len()];
-    for edge in &graph.edges {
-        let (a, b) = (cluster_of[edge.from.0], cluster_of[edge.to.0]);
-        if a != b && !successors[a].contains(&b) {
-            successors[a].push(b);
-            indegree[b] += 1;
-        }
-    }
-    let mut ready: std::collections::BTreeSet<(usize, usize)> =
-        (0..roots.len()).filter(|k| indegree[*k] == 0).map(|k| (members[roots[k]][0].0, k)).collect();
-    let mut clusters = Vec::with_capacity(roots.len());
-    while let Some(&(first, k)) = ready.iter().next() {
-        ready.remove(&(first, k));
-        clusters.push(members[roots[k]].clone());
-        for &s in &successors[k] {
-            indegree[s] -= 1;
-            if indegree[s] == 0 {
-                ready.insert((members[roots[s]][0].0, s));
-            }
-        }
-    }
-    (clusters.len() == roots.len()).then_some(Clustering { clusters, output_orders })
+    // between them.
+    let label: Vec<usize> = (0..n).map(|i| find(&mut parent, i)).collect();
+    Clustering::in_execution_order(graph, &label, &output_orders)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::NodeId;
     use crate::validate::tests::B;
 
     #[test]

@@ -36,6 +36,43 @@ impl Clustering {
         of
     }
 
+    /// The clustering whose cluster of each node is `label[node]` (one label per node, any
+    /// numbers), with `orders`, its clusters in an execution order: topologically sorted along the
+    /// edges between them (the smallest first node first among the ready ones), each in
+    /// program order. `None` when the edges between clusters form a cycle.
+    pub fn in_execution_order(graph: &Graph, label: &[usize], orders: &[Order]) -> Option<Clustering> {
+        let mut ids: Vec<usize> = label.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let index = |l: usize| ids.binary_search(&l).expect("a label of the clustering");
+        let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); ids.len()];
+        for (v, &l) in label.iter().enumerate() {
+            members[index(l)].push(NodeId(v));
+        }
+        let mut successors: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+        let mut indegree = vec![0usize; ids.len()];
+        for e in &graph.edges {
+            let (a, b) = (index(label[e.from.0]), index(label[e.to.0]));
+            if a != b && !successors[a].contains(&b) {
+                successors[a].push(b);
+                indegree[b] += 1;
+            }
+        }
+        let mut ready: std::collections::BTreeSet<(usize, usize)> =
+            (0..ids.len()).filter(|&k| indegree[k] == 0).map(|k| (members[k][0].0, k)).collect();
+        let mut clusters = Vec::with_capacity(ids.len());
+        while let Some((_, k)) = ready.pop_first() {
+            for &s in &successors[k] {
+                indegree[s] -= 1;
+                if indegree[s] == 0 {
+                    ready.insert((members[s][0].0, s));
+                }
+            }
+            clusters.push(std::mem::take(&mut members[k]));
+        }
+        (clusters.len() == ids.len()).then(|| Clustering { clusters, output_orders: orders.to_vec() })
+    }
+
     /// Cluster contents by node name, for reports and tests.
     pub fn names(&self, graph: &Graph) -> Vec<Vec<String>> {
         self.clusters.iter().map(|c| c.iter().map(|n| graph.node(*n).name.clone()).collect()).collect()
