@@ -54,6 +54,15 @@ bool shapesAgree(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   return true;
 }
 
+/// The sugar ops that move elements around (transpose, slice, reshape, replicate) keep
+/// their element type.
+LogicalResult verifySameElementType(Operation *op, RankedTensorType input, RankedTensorType result) {
+  if (result.getElementType() == input.getElementType())
+    return success();
+  return op->emitOpError() << "result element type " << result.getElementType()
+                           << " differs from the input element type " << input.getElementType();
+}
+
 std::string typeList(TypeRange types) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -486,9 +495,8 @@ LogicalResult TransposeOp::verify() {
                            << " once";
     seen[d] = true;
   }
-  if (result.getElementType() != input.getElementType())
-    return emitOpError() << "result element type " << result.getElementType()
-                         << " differs from the input element type " << input.getElementType();
+  if (failed(verifySameElementType(getOperation(), input, result)))
+    return failure();
   llvm::SmallVector<int64_t> permuted;
   for (int64_t d : permutation)
     permuted.push_back(input.getShape()[d]);
@@ -508,9 +516,8 @@ LogicalResult SliceOp::verify() {
       !shapesAgree(result.getShape().drop_back(), input.getShape().drop_back()))
     return emitOpError() << "result of type " << result
                          << " must have the input's outer dimensions (input type " << input << ")";
-  if (result.getElementType() != input.getElementType())
-    return emitOpError() << "result element type " << result.getElementType()
-                         << " differs from the input element type " << input.getElementType();
+  if (failed(verifySameElementType(getOperation(), input, result)))
+    return failure();
   APInt constant;
   if (matchPattern(getOffset(), m_ConstantInt(&constant)) && constant.isNegative())
     return emitOpError() << "offset is the negative constant " << constant.getSExtValue();
@@ -534,9 +541,8 @@ LogicalResult ReshapeOp::verify() {
   if (static_cast<int64_t>(getShape().size()) != result.getRank())
     return emitOpError() << "has " << getShape().size() << " extents for a result of rank "
                          << result.getRank();
-  if (result.getElementType() != input.getElementType())
-    return emitOpError() << "result element type " << result.getElementType()
-                         << " differs from the input element type " << input.getElementType();
+  if (failed(verifySameElementType(getOperation(), input, result)))
+    return failure();
   for (auto [d, extent] : llvm::enumerate(getShape())) {
     APInt constant;
     if (!matchPattern(extent, m_ConstantInt(&constant)))
@@ -588,9 +594,8 @@ LogicalResult ReplicateOp::verify() {
                          << " must be the input shape with one more innermost dimension "
                             "(input type "
                          << input << ")";
-  if (result.getElementType() != input.getElementType())
-    return emitOpError() << "result element type " << result.getElementType()
-                         << " differs from the input element type " << input.getElementType();
+  if (failed(verifySameElementType(getOperation(), input, result)))
+    return failure();
   APInt constant;
   int64_t inner = result.getShape().back();
   if (matchPattern(getCount(), m_ConstantInt(&constant)) && constant.isNegative())
