@@ -4,8 +4,8 @@
 //! cost c lets it discard every subtree whose bound reaches c. On the six slowest of
 //! twenty random programs of 100 combinators, telling SCIP the optimum's value in
 //! advance cut the solve times from 2.7–26.5 s to 1.5–7.8 s. Seed 000's greedy
-//! clusterings (`baseline`), the start so far, fuse along edges only; the optimum also
-//! fuses horizontally (readers of one array sharing its read, seed 000 §4.1) and leaves
+//! clusterings (`baseline`), where the search starts, fuse along edges only; the optimum
+//! also fuses horizontally (readers of one array sharing its read, seed 000 §4.1) and leaves
 //! unfused what greedy fused too early.
 //!
 //! The search starts from a legal clustering and repeatedly takes the first move that
@@ -21,9 +21,9 @@
 //! kept, or all set forward, or all backward: three candidates per move. Every
 //! candidate is put in execution order (clusters topologically sorted along the
 //! edges between them), priced by the cost evaluator and, when cheaper, judged by the
-//! independent validator, the same two functions that judge the solver's answer. So the result is
-//! legal by construction; it is only a hint to the solver, which proves (or fails to
-//! prove) optimality on its own, and it plays no part in any bound.
+//! independent validator, the same two functions that judge the solver's answer. So the
+//! result is legal by construction; it is only a hint to the solver, which proves (or
+//! fails to prove) optimality on its own, and it plays no part in any bound.
 
 use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
@@ -32,7 +32,8 @@ use super::validate::validate;
 use std::time::{Duration, Instant};
 
 /// The best clustering found from `start` (which must be legal) within `budget`, and
-/// its cost. Returns `start` itself when no move improves it.
+/// its cost. Returns `start` itself when no move improves it, or when it does not name
+/// every node exactly once with one order each.
 pub fn improve(graph: &Graph, start: Clustering, cost: &CostFunction, budget: Duration) -> (Clustering, f64) {
     // No deadline when the budget is beyond any clock (an unlimited time limit).
     let deadline = Instant::now().checked_add(budget);
@@ -41,7 +42,9 @@ pub fn improve(graph: &Graph, start: Clustering, cost: &CostFunction, budget: Du
     let mut label: Vec<usize> = vec![usize::MAX; n];
     for (c, nodes) in start.clusters.iter().enumerate() {
         for v in nodes {
-            label[v.0] = c;
+            if let Some(slot) = label.get_mut(v.0) {
+                *slot = c;
+            }
         }
     }
     if label.contains(&usize::MAX) || start.output_orders.len() != n {
