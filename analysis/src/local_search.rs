@@ -32,8 +32,8 @@ use super::validate::validate;
 use std::time::{Duration, Instant};
 
 /// The best clustering found from `start` (which must be legal) within `budget`, and
-/// its cost. Returns `start` itself when no move improves it, or when it does not name
-/// every node exactly once with one order each.
+/// its cost. Returns `start` itself when no move improves it, or when it leaves a node
+/// out of every cluster or lacks an order per node.
 pub fn improve(graph: &Graph, start: Clustering, cost: &CostFunction, budget: Duration) -> (Clustering, f64) {
     // No deadline when the budget is beyond any clock (an unlimited time limit).
     let deadline = Instant::now().checked_add(budget);
