@@ -1,8 +1,11 @@
 // Source: seed 001 (Robinson, Lippmeier, Keller, "Clustering for array-backed
-// streams"), §1.3.4 "Rigid sizes": the two programs that size inference must
-// REJECT. They are well-typed and, because every size is dynamic (`?`), they
-// parse and pass the `array` verifiers; only the size-inference analysis
-// (seed 001 §1.3, rule SProgram of Figure 1.5) finds them ill-sized.
+// streams"), §1.3.4 "Rigid sizes": the two programs that seed 001's size
+// inference rejects. They are well-typed and, because every size is dynamic
+// (`?`), they parse and pass the `array` verifiers; only the size-inference
+// analysis (seed 001 §1.3, rule SProgram of Figure 1.5) finds that the equality
+// the map needs cannot be proven. This project does not reject them: it warns,
+// does not fuse the map with the producers of its inputs, and checks the
+// equality at run time (passes/src/extract/sizes.rs).
 //
 // bad1 — the listing is missing from the seed text; the prose says "The above
 // program filters its input array, and then applies map2 to the filtered

@@ -1,6 +1,7 @@
 // Parses, verifies and pins examples/seed001_ill_sized.mlir
 // (seed 001 §1.3.4, bad1 and bad2): ill-sized programs that the verifiers must
-// ACCEPT (all sizes are `?`); only size inference rejects them.
+// ACCEPT (all sizes are `?`); seed 001's size inference rejects them (this project warns,
+// lit/fuse/seed001_ill_sized.mlir).
 // RUN: fuse-opt %examples/seed001_ill_sized.mlir | FileCheck %s
 // RUN: fuse-opt %examples/seed001_ill_sized.mlir | fuse-opt | FileCheck %s
 // RUN: fuse-opt %examples/seed001_ill_sized.mlir --verify-each --canonicalize | FileCheck %s --check-prefix=CANON

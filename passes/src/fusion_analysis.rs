@@ -252,6 +252,33 @@ fn analyse<'c>(
                 return Err(PassFailed);
             }
         };
+        // Size equalities that could not be proven: a warning each, and the op marked
+        // for `array-to-loops`, which checks them at run time (its in-edges are
+        // already infusible).
+        for unprovable in &extracted.unprovable {
+            let e = &unprovable.error;
+            let location = match &e.location {
+                Some((file, line, column)) => {
+                    melior::ir::Location::new(context, file, *line as usize, *column as usize)
+                }
+                None => function.location(),
+            };
+            emit_warning(
+                location,
+                &format!(
+                    "{}; the equality is checked at run time, and '{}' is not fused with the producers of its operands",
+                    e.message, e.op
+                ),
+            );
+            // SAFETY: the op belongs to the function this pass owns right now.
+            let mut op = unsafe { melior::ir::operation::OperationRefMut::from_raw(unprovable.op) };
+            if op.attribute(attribute::CHECK_SIZES).is_err() {
+                let at = e.location.as_ref().map(|(f, l, c)| format!("{f}:{l}:{c}: ")).unwrap_or_default();
+                let requirement = e.message.strip_prefix("size equality not provable: ").unwrap_or(&e.message);
+                let message = format!("{at}run-time size check failed: {requirement}");
+                op.set_discardable_attribute(attribute::CHECK_SIZES, StringAttribute::new(context, &message).into());
+            }
+        }
         let graph = &extracted.graph;
         if !graph.nodes.iter().any(|n| n.kind.is_fusible_kind()) {
             continue; // nothing to fuse in this block

@@ -205,6 +205,20 @@ pub fn int_attribute(op: Op, name: &str) -> Option<i64> {
     }
 }
 
+/// The value of discardable attribute `name`, if it is a string attribute.
+pub fn string_attribute(op: Op, name: &str) -> Option<String> {
+    // SAFETY: live op; the attribute is checked before reading; the string is copied.
+    unsafe {
+        let a = mlirOperationGetDiscardableAttributeByName(op, string_ref(name));
+        if a.ptr.is_null() || !mlirAttributeIsAString(a) {
+            return None;
+        }
+        let s = mlirStringAttrGetValue(a);
+        let bytes = std::slice::from_raw_parts(s.data as *const u8, s.length);
+        Some(String::from_utf8_lossy(bytes).into_owned())
+    }
+}
+
 /// The integer value of inherent attribute (property) `name`.
 pub fn int_attribute_inherent(op: Op, name: &str) -> Option<i64> {
     // SAFETY: live op; the attribute is checked before reading.

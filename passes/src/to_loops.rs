@@ -1,7 +1,9 @@
 //! `array-to-loops`: lowers the array combinators to `scf` loop nests over buffers — one
 //! loop nest per combinator outside clusters, one per `array.cluster`.
 //!
-//! The pass first lowers the scalar queries everywhere (element functions included):
+//! The pass first adds the run-time checks of the size equalities the fusion analysis
+//! could not prove (`size_checks`: ops marked `array.check_sizes`), then lowers the scalar
+//! queries everywhere (element functions included):
 //! `array.size`, `array.dim`, `array.index` → `tensor.dim` (a constant for a static
 //! extent) and `tensor.extract`. Then it visits the combinators in post order (nested
 //! ones, inside element functions, first) and lowers each combinator outside a cluster
@@ -88,6 +90,7 @@ use mlir_sys::*;
 
 pub(crate) mod builder;
 mod cluster;
+mod size_checks;
 mod unfused;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
@@ -103,6 +106,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         mlirGetDialectHandle__scf__,
         mlirGetDialectHandle__tensor__,
         mlirGetDialectHandle__bufferization__,
+        mlirGetDialectHandle__cf__,
     ],
     options: &[],
     state: None,
@@ -124,6 +128,7 @@ const LOWERED: &[OpKind] = &[
 ];
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    size_checks::insert(context, function);
     lower_without_loops(context, function);
     let mut targets = Vec::new();
     function.walk(melior::ir::operation::WalkOrder::PostOrder, |op| {

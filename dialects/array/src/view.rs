@@ -37,6 +37,10 @@ pub mod attribute {
     pub const LABEL: &str = "array.label";
     /// Discardable, written on functions by the fusion analysis: the clustering summary.
     pub const FUSION_SUMMARY: &str = "array.fusion";
+    /// Discardable, written by the fusion analysis on a combinator whose size equality it
+    /// could not prove (a string: what the op requires): `array-to-loops` checks the
+    /// equality at run time (`cf.assert` with that message) before the op's loop nest.
+    pub const CHECK_SIZES: &str = "array.check_sizes";
 }
 
 /// The prefix of every op name of the dialect.

@@ -35,8 +35,9 @@
 //!
 //! An edge is fusible only if its access is ordered, both ends are combinators, the
 //! producer is not a scatter (seed 000 Table 1: `scatter` produces its result in no
-//! order), and no other edge between the same two nodes is unordered (the consumer must
-//! then wait for the producer to finish anyway).
+//! order), no other edge between the same two nodes is unordered (the consumer must
+//! then wait for the producer to finish anyway), and the consumer requires no size
+//! equality that [`sizes`] could not prove (the fusion rules would rely on it).
 //!
 //! Sizes come from [`sizes`]; iteration and output sizes follow seed 001
 //! Fig. 1.6, with folds, filters and expands as transducers.
@@ -568,6 +569,18 @@ impl<'n, 's> Builder<'n, 's> {
                 && from != NodeKind::Scatter
                 && !blocked.contains(&(e.from, e.to));
         }
+        // An op whose size equality could not be proven (sizes.rs) runs only once its
+        // operands are complete: fusing it with their producers would rely on the equality.
+        let unprovable: HashSet<usize> = self.sizes.unprovable().iter().map(|u| u.op.ptr as usize).collect();
+        let guarded: HashSet<NodeId> = (self.node_ops.iter().enumerate())
+            .filter(|(_, op)| op.is_some_and(|op| unprovable.contains(&(op.ptr as usize))))
+            .map(|(i, _)| NodeId(i))
+            .collect();
+        for e in &mut self.graph.edges {
+            if guarded.contains(&e.to) {
+                e.fusible = false;
+            }
+        }
         for (i, n) in self.graph.nodes.iter().enumerate() {
             // Scatters do not produce their output in an order derived from their
             // iteration (seed 000 Table 1), so they are no parent transducers.
@@ -579,7 +592,8 @@ impl<'n, 's> Builder<'n, 's> {
             }
         }
         self.graph.rigid_sizes = self.sizes.rigid_classes();
-        Extracted { graph: self.graph, ops: self.node_ops }
+        let unprovable = self.sizes.unprovable().to_vec();
+        Extracted { graph: self.graph, ops: self.node_ops, unprovable }
     }
 }
 
@@ -588,6 +602,9 @@ pub struct Extracted {
     pub graph: Graph,
     /// Indexed like `graph.nodes`; `None` for inputs.
     pub ops: Vec<Option<MlirOperation>>,
+    /// The size equalities ops require that could not be proven; each such op's
+    /// in-edges are infusible. The caller reports them.
+    pub unprovable: Vec<sizes::UnprovableEquality>,
 }
 
 /// [`extract`], also giving the op behind every node.
@@ -731,6 +748,24 @@ mod tests {
 
     fn graph(source: &str, function: &str) -> Graph {
         extract_source(source, function).unwrap_or_else(|e| panic!("@{function}: {e}"))
+    }
+
+    /// The messages of the size equalities of `function` that could not be proven, and
+    /// its graph.
+    fn unprovable(source: &str, function: &str) -> (Vec<String>, Graph) {
+        let context = array_dialect::context();
+        let module = array_dialect::source::parse_source(&context, source, "test.mlir").unwrap();
+        let mut op = module.body().first_operation();
+        while let Some(f) = op {
+            if f.attribute("sym_name").is_ok_and(|a| a.to_string() == format!("\"{function}\"")) {
+                let body = f.region(0).unwrap().first_block().unwrap();
+                let extracted = extract_block(body, Some(source)).unwrap_or_else(|e| panic!("@{function}: {e}"));
+                let messages = extracted.unprovable.iter().map(|u| u.error.to_string()).collect();
+                return (messages, extracted.graph);
+            }
+            op = f.next_in_block();
+        }
+        panic!("no @{function}")
     }
 
     fn error(source: &str, function: &str) -> String {
@@ -945,32 +980,38 @@ mod tests {
         assert!(g.nodes[0].escapes && !g.nodes[1].escapes);
     }
 
+    /// Seed 001 §1.3.4 rejects bad1 and bad2; here the map's equality is unprovable: it is
+    /// listed, and only the map's in-edges become infusible.
     #[test]
-    fn bad1_and_bad2_are_ill_sized() {
+    fn bad1_and_bad2_have_unprovable_equalities() {
         let bad1 = format!(
             "func.func @bad1(%xs: tensor<?xi64>) -> tensor<?xi64> {{\n{}  %ys = array.map %flt, %xs : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%a: i64, %b: i64):\n    array.yield %a : i64\n  }}\n  return %ys : tensor<?xi64>\n}}\n",
             filter("%flt", "%xs")
         );
+        let (messages, g) = unprovable(&bad1, "bad1");
         assert_eq!(
-            error(&bad1, "bad1"),
-            "-:8:9: ill-sized program: 'array.map' requires its inputs to have the same size, but %flt has a \
-             data-dependent size (from 'array.filter' at -:2:10) and %xs is a function argument"
+            messages,
+            ["-:8:9: size equality not provable: 'array.map' requires its inputs to have the same size, but %flt \
+              has a data-dependent size (from 'array.filter' at -:2:10) and %xs is a function argument"]
         );
+        assert!(!edge(&g, "flt", "ys").fusible, "{g}");
         let bad2 = format!(
             "func.func @bad2(%xs: tensor<?xi64>) -> tensor<?xi64> {{\n{}{}  %ys = array.map %flt1, %flt2 : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%a: i64, %b: i64):\n    array.yield %a : i64\n  }}\n  return %ys : tensor<?xi64>\n}}\n",
             filter("%flt1", "%xs"),
             filter("%flt2", "%xs")
         );
+        let (messages, g) = unprovable(&bad2, "bad2");
         assert_eq!(
-            error(&bad2, "bad2"),
-            "-:14:9: ill-sized program: 'array.map' requires its inputs to have the same size, but %flt1 has a \
-             data-dependent size (from 'array.filter' at -:2:11) and %flt2 has a different data-dependent size \
-             (from 'array.filter' at -:8:11)"
+            messages,
+            ["-:14:9: size equality not provable: 'array.map' requires its inputs to have the same size, but \
+              %flt1 has a data-dependent size (from 'array.filter' at -:2:11) and %flt2 has a different \
+              data-dependent size (from 'array.filter' at -:8:11)"]
         );
+        assert!(!edge(&g, "flt1", "ys").fusible && !edge(&g, "flt2", "ys").fusible, "{g}");
     }
 
     #[test]
-    fn more_ill_sized_programs() {
+    fn more_unprovable_and_ill_sized_programs() {
         // A map of a map of a filter, zipped with the argument: the message names the
         // array whose size it is.
         let source = format!(
@@ -978,13 +1019,15 @@ mod tests {
             filter("%flt", "%xs"),
             map("%m", "%flt")
         );
-        let e = error(&source, "f");
+        let (messages, g) = unprovable(&source, "f");
         assert!(
-            e.contains(
+            messages[0].contains(
                 "%xs is a function argument and %m has the data-dependent size of %flt (from 'array.filter' at -:2:10)"
             ),
-            "{e}"
+            "{messages:?}"
         );
+        // Only the zip's in-edges: the map of the filter still fuses with it.
+        assert!(edge(&g, "flt", "m").fusible && !edge(&g, "m", "ys").fusible, "{g}");
         // Two static shapes.
         let source = "func.func @f(%a: tensor<4xi64>, %b: tensor<?xi64>, %c: tensor<5xi64>) -> tensor<?xi64> {
   %r = array.map %a, %b : tensor<4xi64>, tensor<?xi64> -> tensor<?xi64> {
@@ -1023,10 +1066,11 @@ mod tests {
             generate("%p", "%n"),
             generate("%q", "%m")
         );
-        let e = error(&other, "f");
+        let (messages, _) = unprovable(&other, "f");
         assert!(
-            e.contains("%p has a data-dependent size (from 'array.generate' at -:2:8) and %q has a different"),
-            "{e}"
+            messages[0]
+                .contains("%p has a data-dependent size (from 'array.generate' at -:2:8) and %q has a different"),
+            "{messages:?}"
         );
         // Constant shapes are static.
         let constant = format!(

@@ -33,15 +33,26 @@
 //! * Any other op producing arrays (calls, `scf`, `tensor` ops, …): each non-static
 //!   result gets a fresh rigid (unknown) size.
 //!
-//! Unifying two different rigid sizes (`bad2`), a rigid size with the size of an array
-//! that exists before the block (`bad1`), a rigid size with a static shape, or two
-//! different static shapes makes the program *ill-sized*: [`infer`] returns a
-//! [`SizeError`] naming the op that required the equality and both arrays.
+//! Two different static shapes cannot be equal: the program is *ill-sized* and [`infer`]
+//! returns a [`SizeError`] naming the op that required the equality and both arrays.
+//!
+//! An equality between two different rigid sizes (`bad2`), a rigid size and the size of
+//! an array that exists before the block (`bad1`), or a rigid size and a static shape is
+//! *unprovable*: it holds in some runs and not in others. Seed 001 §1.3.4 rejects such
+//! programs, because its fusion rules need the equality. Here the equality becomes a
+//! precondition of the op at run time, like the equality of two function arguments a map
+//! zips. The interpreter checks it, and `fuse-opt --run` runs compiled code only after
+//! the interpreter succeeds. The inference does not assume it: the classes stay apart, the
+//! solver is left as it was before the equality was asked for, and the equality is listed
+//! in [`Sizes::unprovable`]. The graph builder then makes every edge into that op
+//! infusible, so fusion never relies on the equality, and the rest of the block still
+//! fuses.
 
 use super::support::{Names, integer_attribute, op_name, raw};
 use array_dialect::view::{ArrayOp, is_array};
 use fusion_analysis::graph::SizeClass;
 use melior::ir::{BlockLike, BlockRef, OperationRef, TypeLike, Value, ValueLike, operation::OperationLike};
+use mlir_sys::MlirOperation;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -56,6 +67,21 @@ pub struct SizeError {
     pub op: String,
     /// The two arrays whose sizes could not be made equal (`%name` where known).
     pub arrays: Box<[String; 2]>,
+    /// `true` when one of the two sizes is rigid: the equality may hold in a run but
+    /// cannot be proven (the message starts with `size equality not provable:`);
+    /// `false` when it is refuted (two different static shapes) or the op is malformed.
+    pub unprovable: bool,
+}
+
+/// A size equality that an op requires and the inference can neither prove nor refute
+/// (one of the two sizes is rigid). The op stays, with the equality as its precondition
+/// at run time, and is never fused with the producers of its operands.
+#[derive(Clone, Debug)]
+pub struct UnprovableEquality {
+    /// The op that requires the equality.
+    pub op: MlirOperation,
+    /// What was required, of which arrays, and where.
+    pub error: SizeError,
 }
 
 impl fmt::Display for SizeError {
@@ -124,6 +150,7 @@ pub struct Sizes {
     classes: HashMap<usize, SizeClass>,
     kinds: Vec<SizeKind>,
     inner: HashMap<SizeClass, SizeClass>,
+    unprovable: Vec<UnprovableEquality>,
 }
 
 impl Sizes {
@@ -151,6 +178,12 @@ impl Sizes {
     pub fn inner(&self, class: SizeClass) -> Option<SizeClass> {
         self.inner.get(&class).copied()
     }
+
+    /// The equalities that ops require and the inference could not prove, in program
+    /// order.
+    pub fn unprovable(&self) -> &[UnprovableEquality] {
+        &self.unprovable
+    }
 }
 
 /// Who required an equality: for error messages.
@@ -170,7 +203,7 @@ enum Term {
 }
 
 /// Union-find over size variables with kinds and derived ("minus innermost") classes.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Solver {
     parent: Vec<usize>,
     kind: Vec<SizeKind>,
@@ -334,11 +367,15 @@ impl Solver {
             let Some(merged) = merge_kinds(&self.kind[ra], &self.kind[rb]) else {
                 let da = describe(&na, &self.kind[ra], None);
                 let db = describe(&nb, &self.kind[rb], Some(&self.kind[ra]));
+                // merge_kinds fails only with a rigid side or two different static shapes.
+                let unprovable = [ra, rb].iter().any(|r| matches!(self.kind[*r], SizeKind::Rigid { .. }));
+                let what = if unprovable { "size equality not provable" } else { "ill-sized program" };
                 return Err(SizeError {
-                    message: format!("ill-sized program: {} {}, but {da} and {db}", blame.op, blame.requirement),
+                    message: format!("{what}: {} {}, but {da} and {db}", blame.op, blame.requirement),
                     location: blame.location.clone(),
                     op: blame.op.trim_matches('\'').to_owned(),
                     arrays: Box::new([na, nb]),
+                    unprovable,
                 });
             };
             self.parent[rb] = ra;
@@ -427,6 +464,8 @@ struct Inference<'n, 's> {
     generated: HashMap<Vec<Term>, usize>,
     /// Whether the block is the body of a function (for messages).
     function_body: bool,
+    /// The equalities asked for that could not be proven, in program order.
+    unprovable: Vec<UnprovableEquality>,
 }
 
 impl<'n, 's> Inference<'n, 's> {
@@ -474,6 +513,56 @@ impl<'n, 's> Inference<'n, 's> {
         Blame { op: format!("'{}'", op_name(op)), location: self.names.location(op.location()), requirement }
     }
 
+    /// Adds the equalities `require` asks the solver for, as one step: when they
+    /// cannot be proven (a rigid size is involved) the solver is restored to its state
+    /// before the step and the equality is recorded as unprovable; when they are refuted
+    /// (two different static shapes) the program is ill-sized.
+    fn require(
+        &mut self,
+        op: OperationRef,
+        require: impl FnOnce(&mut Solver) -> Result<(), SizeError>,
+    ) -> Result<(), SizeError> {
+        // A failing step may have merged classes before it met the conflict (the
+        // derived classes are unified after their parents), so it works on a copy.
+        let mut solver = self.solver.clone();
+        let result = require(&mut solver);
+        if result.is_ok() {
+            self.solver = solver;
+        }
+        self.record_unprovable(op, result)
+    }
+
+    /// An unprovable equality of `op` is listed and not an error; anything else is
+    /// returned as it is.
+    fn record_unprovable(&mut self, op: OperationRef, result: Result<(), SizeError>) -> Result<(), SizeError> {
+        match result {
+            Err(error) if error.unprovable => {
+                self.unprovable.push(UnprovableEquality { op: op.to_raw(), error });
+                Ok(())
+            }
+            result => result,
+        }
+    }
+
+    /// Requires that variables `a` and `b` (of arrays named `names`) be equal.
+    fn require_equal(
+        &mut self,
+        op: OperationRef,
+        (a, b): (usize, usize),
+        requirement: &'static str,
+        names: (String, String),
+    ) -> Result<(), SizeError> {
+        let blame = self.blame(op, requirement);
+        let (ra, rb) = (self.solver.find(a), self.solver.find(b));
+        if self.solver.derived[ra].is_none() && self.solver.derived[rb].is_none() {
+            // Without derived classes `unify` merges one pair at most, and fails before
+            // changing anything: no copy to restore is needed.
+            let result = self.solver.unify(a, b, &blame, names);
+            return self.record_unprovable(op, result);
+        }
+        self.require(op, |solver| solver.unify(a, b, &blame, names))
+    }
+
     fn unify_values(
         &mut self,
         op: OperationRef,
@@ -481,10 +570,9 @@ impl<'n, 's> Inference<'n, 's> {
         b: Value,
         requirement: &'static str,
     ) -> Result<(), SizeError> {
-        let (va, vb) = (self.var(a), self.var(b));
-        let blame = self.blame(op, requirement);
+        let vars = (self.var(a), self.var(b));
         let names = (self.label(a), self.label(b));
-        self.solver.unify(va, vb, &blame, names)
+        self.require_equal(op, vars, requirement, names)
     }
 
     /// Unifies every value of `values` with the first.
@@ -628,6 +716,7 @@ impl<'n, 's> Inference<'n, 's> {
             location: self.names.location(op.location()),
             op: e.kind.name().to_owned(),
             arrays: Box::default(),
+            unprovable: false,
         })?;
         let operands: Vec<Value> = op.operands().collect();
         let results: Vec<Value> = op.results().map(Value::from).collect();
@@ -759,11 +848,10 @@ impl<'n, 's> Inference<'n, 's> {
                 self.unify_all(op, &arrays_among(inputs), "requires its inputs to have the same size")?;
                 if let Some(first) = results.first() {
                     let rigid = self.rigid(op, *first, true);
-                    let blame = self.blame(op, "gives all its results one data-dependent size");
                     for r in results {
                         let vr = self.var(*r);
                         let names = (self.label(*first), self.label(*r));
-                        self.solver.unify(rigid, vr, &blame, names)?;
+                        self.require_equal(op, (rigid, vr), "gives all its results one data-dependent size", names)?;
                     }
                 }
             }
@@ -784,10 +872,9 @@ impl<'n, 's> Inference<'n, 's> {
             let vi = self.var(*i);
             let d = self.solver.derived_of(vi);
             let vr = self.var(*r);
-            let blame =
-                self.blame(op, "requires its results to have the size of its inputs without the innermost dimension");
             let names = (format!("{}{}", self.label(*i), without_innermost(1)), self.label(*r));
-            self.solver.unify(d, vr, &blame, names)?;
+            let requirement = "requires its results to have the size of its inputs without the innermost dimension";
+            self.require_equal(op, (d, vr), requirement, names)?;
         }
         Ok(())
     }
@@ -851,14 +938,15 @@ impl<'n, 's> Inference<'n, 's> {
     ) -> Result<(), SizeError> {
         let vr = self.var(result);
         let label = self.label(result);
+        let requirement = "requires its results to have the shape given by its shape operands";
         if let Some(class) = class {
-            let blame = self.blame(op, "requires its results to have the shape given by its shape operands");
-            self.solver.unify(class, vr, &blame, (format!("the shape operands of {label}"), label.clone()))?;
+            let names = (format!("the shape operands of {label}"), label.clone());
+            self.require_equal(op, (class, vr), requirement, names)?;
         }
         if let Some(prefix) = prefix {
-            let blame = self.blame(op, "requires its results to have the shape given by its shape operands");
+            let blame = self.blame(op, requirement);
             let names = (format!("{label}{}", without_innermost(1)), format!("the outer dimensions of {label}"));
-            self.solver.set_derived(vr, prefix, &blame, names)?;
+            self.require(op, |solver| solver.set_derived(vr, prefix, &blame, names))?;
         }
         Ok(())
     }
@@ -896,7 +984,7 @@ impl<'n, 's> Inference<'n, 's> {
             }
             i += 1;
         }
-        Sizes { classes, kinds, inner }
+        Sizes { classes, kinds, inner, unprovable: self.unprovable }
     }
 }
 
@@ -912,6 +1000,7 @@ pub fn infer(block: BlockRef, names: &Names) -> Result<Sizes, SizeError> {
         terms: HashMap::new(),
         generated: HashMap::new(),
         function_body,
+        unprovable: Vec::new(),
     };
     let what = if inference.function_body { "function argument" } else { "block argument" };
     let mut arrays = HashMap::new();
