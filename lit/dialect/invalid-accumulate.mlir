@@ -20,7 +20,7 @@ func.func @fold_no_input() {
 // -----
 
 func.func @fold_init_count(%xs: tensor<?xf32>, %z: f32) {
-  // expected-error@+1 {{'array.fold' op has 1 input(s), 2 initial value(s) and 1 result(s); the three counts must be equal}}
+  // expected-error@+1 {{'array.fold' op has 2 initial value(s) and 1 result(s); there is one result per accumulator}}
   %r = array.fold %xs init(%z, %z : f32, f32) : tensor<?xf32> -> tensor<f32> {
   ^bb0(%acc: f32, %x: f32):
     array.yield %acc : f32
@@ -31,7 +31,7 @@ func.func @fold_init_count(%xs: tensor<?xf32>, %z: f32) {
 // -----
 
 func.func @fold_result_count(%xs: tensor<?xf32>, %z: f32) {
-  // expected-error@+1 {{'array.fold' op has 1 input(s), 1 initial value(s) and 2 result(s); the three counts must be equal}}
+  // expected-error@+1 {{'array.fold' op has 1 initial value(s) and 2 result(s); there is one result per accumulator}}
   %r:2 = array.fold %xs init(%z : f32) : tensor<?xf32> -> tensor<f32>, tensor<f32> {
   ^bb0(%acc: f32, %x: f32):
     array.yield %acc : f32
@@ -148,10 +148,32 @@ func.func @scan_no_input() {
 // -----
 
 func.func @scan_counts(%xs: tensor<?xf32>, %ys: tensor<?xf32>, %z: f32) {
-  // expected-error@+1 {{'array.scan' op has 2 input(s), 1 initial value(s) and 1 result(s); the three counts must be equal}}
-  %r = array.scan left inclusive %xs, %ys init(%z : f32) : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32> {
+  // expected-error@+1 {{'array.scan' op has 2 initial value(s) and 1 result(s); there is one result per accumulator}}
+  %r = array.scan left inclusive %xs, %ys init(%z, %z : f32, f32) : tensor<?xf32>, tensor<?xf32> -> tensor<?xf32> {
   ^bb0(%acc: f32, %x: f32, %y: f32):
     array.yield %acc : f32
+  }
+  return
+}
+
+// -----
+
+func.func @fold_no_init(%xs: tensor<?xf32>) {
+  // expected-error@+1 {{'array.fold' op needs at least one initial value}}
+  "array.fold"(%xs) <{operandSegmentSizes = array<i32: 1, 0>}> ({
+  ^bb0(%x: f32):
+    "array.yield"() : () -> ()
+  }) : (tensor<?xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @fold_body_arity(%xs: tensor<?xf32>, %z: f32) {
+  // expected-error@+1 {{'array.fold' op region 'body' must take arguments (f32, f32, f32), but takes (f32, f32)}}
+  %r:2 = array.fold %xs init(%z, %z : f32, f32) : tensor<?xf32> -> tensor<f32>, tensor<f32> {
+  ^bb0(%a: f32, %x: f32):
+    array.yield %a, %a : f32, f32
   }
   return
 }

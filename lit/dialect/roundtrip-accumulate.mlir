@@ -215,3 +215,20 @@ func.func @scan_attr_dict(%xs: tensor<?xi64>, %z: i64) -> tensor<?xi64> {
   }
   return %ps : tensor<?xi64>
 }
+
+// Two accumulators share one input (the counts of inputs and accumulators are
+// independent): the sum and the sum of squares in one pass.
+// CHECK-LABEL: func.func @fold_shared_input(
+// CHECK:         %{{.*}}:2 = array.fold %{{.*}} init(%{{.*}}, %{{.*}} : f32, f32) : tensor<?xf32> -> tensor<f32>, tensor<f32> {
+// CHECK-NEXT:    ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+func.func @fold_shared_input(%xs: tensor<?xf32>) -> (tensor<f32>, tensor<f32>) {
+  %zero = arith.constant 0.0 : f32
+  %s, %q = array.fold %xs init(%zero, %zero : f32, f32) : tensor<?xf32> -> tensor<f32>, tensor<f32> {
+  ^bb0(%s0: f32, %q0: f32, %x: f32):
+    %s1 = arith.addf %s0, %x : f32
+    %xx = arith.mulf %x, %x : f32
+    %q1 = arith.addf %q0, %xx : f32
+    array.yield %s1, %q1 : f32, f32
+  }
+  return %s, %q : tensor<f32>, tensor<f32>
+}

@@ -189,15 +189,17 @@ SmallVector<Type> indexTypes(MLIRContext *ctx, int64_t count) {
   return SmallVector<Type>(count, IndexType::get(ctx));
 }
 
-/// Shared by fold and scan: n inputs, n initial values and n results, with
-/// initial values typed as result elements.
+/// Shared by fold and scan: m >= 1 inputs of one shape, n >= 1 initial values and
+/// n results (one per accumulator; the accumulators need not match the inputs one
+/// to one), with initial values typed as result elements.
 LogicalResult verifyAccumulating(Operation *op, ValueRange inputs, ValueRange inits) {
-  if (failed(verifyAtLeastOne(op, inputs.size(), "input array")))
+  if (failed(verifyAtLeastOne(op, inputs.size(), "input array")) ||
+      failed(verifyAtLeastOne(op, inits.size(), "initial value")))
     return failure();
-  if (inits.size() != inputs.size() || op->getNumResults() != inputs.size())
-    return op->emitOpError() << "has " << inputs.size() << " input(s), " << inits.size()
-                             << " initial value(s) and " << op->getNumResults()
-                             << " result(s); the three counts must be equal";
+  if (op->getNumResults() != inits.size())
+    return op->emitOpError() << "has " << inits.size() << " initial value(s) and "
+                             << op->getNumResults()
+                             << " result(s); there is one result per accumulator";
   if (failed(verifySameShapes(op, inputs, "input")))
     return failure();
   if (tensorOf(inputs.front()).getRank() == 0)

@@ -188,16 +188,27 @@ def Array_FoldOp : Array_Op<"fold",
     `fold (op, xs)` of seed 000 / `fold f z xs` of seed 001. Each row along the
     innermost dimension is reduced, starting from the initial values; the
     results have the input shape without its innermost dimension (a rank-0
-    tensor for a vector). The body receives the accumulators and then one
-    element of every input, and yields the new accumulators. A result read as a
-    scalar (with `array.index`) is a fusion-preventing dependency (seed 001
-    §1.1).
+    tensor for a vector). One or more inputs of one shape, one or more
+    accumulators, one result per accumulator: the counts are independent, so
+    several accumulators share one input without passing it twice. The body
+    receives the accumulators and then one element of every input, and yields
+    the new accumulators. A result read as a scalar (with `array.index`) is a
+    fusion-preventing dependency (seed 001 §1.1).
 
     ```mlir
     %sum = array.fold %xs init(%zero : f32) : tensor<?xf32> -> tensor<f32> {
     ^bb0(%acc: f32, %x: f32):
       %s = arith.addf %acc, %x : f32
       array.yield %s : f32
+    }
+    // The sum and the sum of squares of one input, in one pass.
+    %s, %q = array.fold %xs init(%zero, %zero : f32, f32)
+        : tensor<?xf32> -> tensor<f32>, tensor<f32> {
+    ^bb0(%s0: f32, %q0: f32, %x: f32):
+      %s1 = arith.addf %s0, %x : f32
+      %xx = arith.mulf %x, %x : f32
+      %q1 = arith.addf %q0, %xx : f32
+      array.yield %s1, %q1 : f32, f32
     }
     ```
   }];
@@ -219,8 +230,10 @@ def Array_ScanOp : Array_Op<"scan",
     each row from index 0 upwards (order 0), `right` from the end (order 1).
     `inclusive`: element i combines the initial value with input elements up to
     and including i; `exclusive`: up to but excluding i (element 0, or the last
-    element for `right`, is the initial value). The result has the input shape.
-    For `right` the body still receives (accumulator, element).
+    element for `right`, is the initial value). The results have the input
+    shape. As for `fold`, the numbers of inputs and of accumulators are
+    independent (one result per accumulator). For `right` the body still
+    receives the accumulators, then the elements.
 
     ```mlir
     %ps = array.scan left inclusive %xs init(%zero : i64) : tensor<?xi64> -> tensor<?xi64> {
