@@ -580,8 +580,13 @@ fn slice(op: Op, input: Value, offset: i64, size: i64) -> R<Vec<Value>> {
     // Only elements actually read must be in range, as in the gather it desugars to: an
     // empty run (or an array without rows) may start anywhere.
     let rows: usize = t.shape[..t.shape.len() - 1].iter().product();
+    // A negative size is undefined behaviour, as for the generate it desugars to (so the
+    // program and its desugared form fail alike under `--check`).
+    if size < 0 {
+        return Err(fail::undefined(op, format!("negative size {size}")));
+    }
     let reads = size > 0 && rows > 0;
-    if size < 0 || (reads && (offset < 0 || offset.checked_add(size).is_none_or(|end| end > n as i64))) {
+    if reads && (offset < 0 || offset.checked_add(size).is_none_or(|end| end > n as i64)) {
         return Err(fail::out_of_bounds(
             op,
             format!("the run from {offset} of size {size} is outside the innermost dimension of extent {n}"),

@@ -560,6 +560,9 @@ fn slice_cuts_every_row_and_refuses_a_run_past_the_end() {
     assert_eq!(shape(&empty[0]), vec![2, 0]);
     let e = run(SUGAR, "sliceOp", vec![m(), Value::index(3), Value::index(2)]).unwrap_err().to_string();
     assert!(e.contains("the run from 3 of size 2 is outside the innermost dimension of extent 4"), "{e}");
+    // A negative size is undefined behaviour, the error its desugared generate gives too.
+    let e = run(SUGAR, "sliceOp", vec![m(), Value::index(0), Value::index(-2)]).unwrap_err();
+    assert!(e.to_string().contains("undefined behaviour: negative size -2"), "{e}");
 }
 
 /// `reshape` keeps the row-major order of the elements and changes only the shape; the
