@@ -691,6 +691,12 @@ pub fn extract_function(function: OperationRef, source_text: Option<&str>) -> Re
 
 /// [`extract_function`] with names and locations from `names`.
 pub fn extract_function_with_names(function: OperationRef, names: &Names) -> Result<Graph, ExtractError> {
+    extract_function_block_with_names(function, names).map(|e| e.graph)
+}
+
+/// [`extract_function_with_names`], also giving the op behind every node and the size
+/// equalities that could not be proven.
+pub fn extract_function_block_with_names(function: OperationRef, names: &Names) -> Result<Extracted, ExtractError> {
     let location = names.location(function.location());
     if op_name(function) != "func.func" {
         return Err(ExtractError {
@@ -708,11 +714,20 @@ pub fn extract_function_with_names(function: OperationRef, names: &Names) -> Res
             location,
         });
     }
-    extract_with_names(body, names)
+    extract_block_with_names(body, names)
 }
 
 /// The graphs of every `func.func` with a body in `module`, by function name, in order.
 pub fn extract_module(module: &Module, source_text: Option<&str>) -> Vec<(String, Result<Graph, ExtractError>)> {
+    extract_module_blocks(module, source_text).into_iter().map(|(name, e)| (name, e.map(|e| e.graph))).collect()
+}
+
+/// [`extract_module`], also giving each function's ops behind the nodes and the size
+/// equalities that could not be proven.
+pub fn extract_module_blocks(
+    module: &Module,
+    source_text: Option<&str>,
+) -> Vec<(String, Result<Extracted, ExtractError>)> {
     let names = Names::new(source_text);
     let mut out = Vec::new();
     let mut op = module.body().first_operation();
@@ -725,7 +740,7 @@ pub fn extract_module(module: &Module, source_text: Option<&str>) -> Vec<(String
                 .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
                 .map(|s| s.value().to_owned())
                 .unwrap_or_default();
-            out.push((name, extract_function_with_names(function, &names)));
+            out.push((name, extract_function_block_with_names(function, &names)));
         }
         op = function.next_in_block();
     }

@@ -12,14 +12,13 @@
 
 use fusion_analysis::baseline::Strategy;
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
-use fusion_analysis::graph::Graph;
 use fusion_codegen::{
     Variant,
     check::{CheckOutcome, FileJit, check_function, load_fused},
     inputs::{generate_args, read_args, shipped_inputs},
 };
 use fusion_interpreter::{FunctionInfo, Interpreter};
-use fusion_passes::extract::ExtractError;
+use fusion_passes::extract::{ExtractError, Extracted};
 use fusion_passes::summary::FunctionSummary;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -73,34 +72,42 @@ fn timings(file: &Path, f: &FunctionInfo, jits: &mut [FileJit; 2]) -> Result<(f6
 
 /// The analysis columns of a function's row: clusters, solve time, status.
 fn analysis_cells(
-    graphs: &[(String, Result<Graph, ExtractError>)],
+    graphs: &[(String, Result<Extracted, ExtractError>)],
     f: &FunctionSummary,
     options: &AnalysisOptions,
 ) -> (String, String, String, String) {
     let none = |status: String| ("-".to_owned(), "-".to_owned(), "-".to_owned(), status);
     match graphs.iter().find(|(n, _)| *n == f.name) {
-        Some((_, Ok(g))) if g.nodes.iter().any(|n| n.kind.is_fusible_kind()) => match choose_clustering(g, options) {
-            Ok(o) => {
-                // The cost of seed 000 §5's greedy clusterings beside the optimum's.
-                let cost_of = |strategy: Strategy| {
-                    choose_clustering(g, &AnalysisOptions { strategy, ..options.clone() })
-                        .map(|b| format!("{}", b.objective))
-                        .unwrap_or_else(|_| "-".into())
-                };
-                (
-                    fusion_analysis::report::cluster_names(g, &o.clustering).len().to_string(),
-                    format!(
-                        "{} / {} / {}",
-                        o.objective,
-                        cost_of(Strategy::GreedyTopDown),
-                        cost_of(Strategy::GreedyBottomUp)
-                    ),
-                    format!("{:.1}", o.solve_ms),
-                    format!("verified, {}", o.status.as_str()),
-                )
+        Some((_, Ok(Extracted { graph: g, unprovable, .. }))) if g.nodes.iter().any(|n| n.kind.is_fusible_kind()) => {
+            // Ops whose size equality could not be proven are kept out of their producers'
+            // clusters and checked at run time: a visible outcome, not a silent one.
+            let checks = match unprovable.len() {
+                0 => String::new(),
+                n => format!("; {n} size equalit{} checked at run time", if n == 1 { "y" } else { "ies" }),
+            };
+            match choose_clustering(g, options) {
+                Ok(o) => {
+                    // The cost of seed 000 §5's greedy clusterings beside the optimum's.
+                    let cost_of = |strategy: Strategy| {
+                        choose_clustering(g, &AnalysisOptions { strategy, ..options.clone() })
+                            .map(|b| format!("{}", b.objective))
+                            .unwrap_or_else(|_| "-".into())
+                    };
+                    (
+                        fusion_analysis::report::cluster_names(g, &o.clustering).len().to_string(),
+                        format!(
+                            "{} / {} / {}",
+                            o.objective,
+                            cost_of(Strategy::GreedyTopDown),
+                            cost_of(Strategy::GreedyBottomUp)
+                        ),
+                        format!("{:.1}", o.solve_ms),
+                        format!("verified, {}{checks}", o.status.as_str()),
+                    )
+                }
+                Err(e) => none(format!("verified, analysis error: {e}")),
             }
-            Err(e) => none(format!("verified, analysis error: {e}")),
-        },
+        }
         Some((_, Ok(_))) if f.combinator_count() > 0 => {
             none("verified, combinators only in nested scf blocks (fuse-opt --emit-clustering=json)".into())
         }
@@ -210,7 +217,7 @@ fn main() -> ExitCode {
         match array_dialect::source::load_file(&context, file) {
             Ok(module) => {
                 let source = std::fs::read_to_string(file).ok();
-                let graphs = fusion_passes::extract::extract_module(&module, source.as_deref());
+                let graphs = fusion_passes::extract::extract_module_blocks(&module, source.as_deref());
                 let fused_module = load_fused(&context, file).ok();
                 let reference = Interpreter::new(&module);
                 let fused = fused_module.as_ref().map(Interpreter::new);
