@@ -19,7 +19,7 @@
 
 use crate::inputs::show;
 use crate::jit::{Compiled, compile_file_with};
-use crate::pipeline::{Threads, Variant, run_pipeline};
+use crate::pipeline::{Threads, Variant, run_pipeline_with_diagnostics};
 use fusion_interpreter::{ElemType, FunctionInfo, InterpError, Interpreter, Value};
 use melior::{Context, ir::Module};
 use std::collections::HashMap;
@@ -329,11 +329,17 @@ pub fn check_function(
 
 /// Loads `path` and puts it through the whole fusion pipeline (`array-fusion`), verified.
 pub fn load_fused<'c>(context: &'c Context, path: &Path) -> Result<Module<'c>, String> {
+    load_fused_with_diagnostics(context, path).map(|(module, _)| module)
+}
+
+/// [`load_fused`], with the diagnostics the passes emitted (warnings such as a size
+/// equality checked at run time, remarks).
+pub fn load_fused_with_diagnostics<'c>(context: &'c Context, path: &Path) -> Result<(Module<'c>, Vec<String>), String> {
     let mut module = array_dialect::source::load_file(context, path)
         .map_err(|e| format!("{}: does not load: {e}", path.display()))?;
-    run_pipeline(context, &mut module, "builtin.module(func.func(array-fusion))")
+    let diagnostics = run_pipeline_with_diagnostics(context, &mut module, "builtin.module(func.func(array-fusion))")
         .map_err(|e| format!("{}: the fusion pipeline failed: {e}", path.display()))?;
-    Ok(module)
+    Ok((module, diagnostics))
 }
 
 /// Checks every public function with a body of the file (or just `only`) on the inputs

@@ -126,10 +126,22 @@ pub fn run_pipeline_with_diagnostics(
     let errors: Rc<RefCell<Vec<String>>> = Rc::default();
     let (sink, error_sink) = (messages.clone(), errors.clone());
     let handler = context.attach_diagnostic_handler(move |d| {
-        if matches!(d.severity(), melior::diagnostic::DiagnosticSeverity::Error) {
-            error_sink.borrow_mut().push(d.to_string());
-        }
-        sink.borrow_mut().push(d.to_string());
+        use melior::diagnostic::DiagnosticSeverity;
+        let severity = match d.severity() {
+            DiagnosticSeverity::Error => {
+                error_sink.borrow_mut().push(d.to_string());
+                sink.borrow_mut().push(d.to_string());
+                return true;
+            }
+            DiagnosticSeverity::Warning => "warning",
+            DiagnosticSeverity::Remark => "remark",
+            DiagnosticSeverity::Note => "note",
+        };
+        // Warnings and remarks are shown to users as compilers show them.
+        let at = array_dialect::source::file_line_col(d.location())
+            .map(|(file, line, column)| format!("{file}:{line}:{column}: "))
+            .unwrap_or_default();
+        sink.borrow_mut().push(format!("{at}{severity}: {d}"));
         true
     });
     // The reason of a failure: its first error (remarks may come before it).

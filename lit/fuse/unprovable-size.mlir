@@ -10,6 +10,10 @@
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion),array-to-loops)' 2>/dev/null | FileCheck %s --check-prefix=LOOPS
 // RUN: fuse-opt %s --run --check --size=0 | FileCheck %s --check-prefix=RESULT
 // RUN: fuse-opt %s --run --check --size=1000 --seed=4 | FileCheck %s --check-prefix=RESULT
+// `--run --check` shows the analysis's warning too.
+// RUN: fuse-opt %s --run --check --size=3 2>&1 | FileCheck %s --check-prefix=RUNWARN
+// RUNWARN: unprovable-size.mlir:{{[0-9]+}}:13: warning: size equality not provable: 'array.map' requires its inputs to have the same size
+// RUNWARN: @partly: match (interpreter, unfused, fused)
 
 // WARN: unprovable-size.mlir:[[#@LINE+30]]:13: warning: size equality not provable: 'array.map' requires its inputs to have the same size, but %kept has a data-dependent size (from 'array.filter' at {{.*}}unprovable-size.mlir:[[#@LINE+24]]:11) and %xs is a function argument; the equality is checked at run time, and 'array.map' is not fused with the producers of its operands
 // WARN-NOT: warning

@@ -20,7 +20,9 @@
 //! all runs agree on; else the compiled program's, or the interpreter's where it is not
 //! compiled.
 
-use fusion_codegen::check::{CheckOutcome, FileJit, JitFailure, check_function, load_fused, runnable_functions};
+use fusion_codegen::check::{
+    CheckOutcome, FileJit, JitFailure, check_function, load_fused_with_diagnostics, runnable_functions,
+};
 use fusion_codegen::inputs::{generate_args, read_args, shipped_inputs, show};
 use fusion_codegen::{LaunchShape, Threads, Variant, npy};
 use fusion_interpreter::{FunctionInfo, InterpError, Interpreter, Value};
@@ -183,8 +185,15 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
         ));
     }
     let fused = if options.check {
-        match load_fused(&context, path) {
-            Ok(m) => Some(m),
+        match load_fused_with_diagnostics(&context, path) {
+            Ok((m, diagnostics)) => {
+                // Warnings and remarks of the analysis (e.g. a size equality checked at
+                // run time) are outcomes the user should see.
+                for d in diagnostics {
+                    eprintln!("{d}");
+                }
+                Some(m)
+            }
             Err(e) => {
                 // E.g. an ill-sized program, which the fusion analysis must reject: the
                 // other runs are still compared.
