@@ -1025,6 +1025,43 @@ mod tests {
         assert!(!edge(&g, "flt1", "ys").fusible && !edge(&g, "flt2", "ys").fusible, "{g}");
     }
 
+    /// A fold of generate (n, m) has the size of generate (n): the outer shape operands
+    /// are the same SSA values, so the zip of the two is proven, not unprovable.
+    #[test]
+    fn a_fold_of_a_generate_has_the_size_of_the_generate_of_its_outer_operands() {
+        let source = "func.func @f(%n: index, %m: index) -> tensor<?xf64> {
+  %g = array.generate (%n, %m) : tensor<?x?xf64> {
+  ^bb0(%i: index, %j: index):
+    %z = arith.constant 0.0 : f64
+    array.yield %z : f64
+  }
+  %zero = arith.constant 0.0 : f64
+  %s = array.fold %g init(%zero : f64) : tensor<?x?xf64> -> tensor<?xf64> {
+  ^bb0(%acc: f64, %x: f64):
+    array.yield %acc : f64
+  }
+  %h = array.generate (%n) : tensor<?xf64> {
+  ^bb0(%i: index):
+    %z = arith.constant 1.0 : f64
+    array.yield %z : f64
+  }
+  %y = array.map %s, %h : tensor<?xf64>, tensor<?xf64> -> tensor<?xf64> {
+  ^bb0(%a: f64, %b: f64):
+    array.yield %a : f64
+  }
+  return %y : tensor<?xf64>
+}
+";
+        let (messages, g) = unprovable(source, "f");
+        assert!(messages.is_empty(), "{messages:?}");
+        assert_eq!(node(&g, "s").1.output_size, node(&g, "h").1.iteration, "{g}");
+        assert!(edge(&g, "s", "y").fusible && edge(&g, "h", "y").fusible, "{g}");
+        // With another first operand the sizes are unrelated again.
+        let other = source.replace("array.generate (%n) :", "array.generate (%m) :");
+        let (messages, _) = unprovable(&other, "f");
+        assert_eq!(messages.len(), 1, "{messages:?}");
+    }
+
     #[test]
     fn more_unprovable_and_ill_sized_programs() {
         // A map of a map of a filter, zipped with the argument: the message names the

@@ -20,7 +20,9 @@
 //!   results have A's size; otherwise a *rigid* size (data-dependent generate, seed 001
 //!   §1.3.4), shared by generates with the very same shape operands (same SSA values).
 //!   The shape without its innermost operand is matched the same way, so a fold of the
-//!   generate has a known size even when the generate's own size is rigid.
+//!   generate has a known size even when the generate's own size is rigid; when the
+//!   outer operands spell no known class, the fold has the rigid size of a generate
+//!   with exactly those shape operands (the same SSA values, so the same extents).
 //! * `gather`: the result has the size of the index arrays (which unify). `reverse`:
 //!   the result has the size of the input.
 //! * `scatter`/`permute`: index arrays and values unify; the result has the size of the
@@ -624,10 +626,26 @@ impl<'n, 's> Inference<'n, 's> {
             Some(v) => *v,
             None => {
                 let v = self.rigid(op, result, true);
-                self.generated.insert(terms, v);
+                self.generated.insert(terms.clone(), v);
                 v
             }
         };
+        // The outer dimensions are spelled by the same SSA values as the shape of a
+        // generate of one dimension less: that generate's size in every run (a fold of
+        // this generate zips with it).
+        let prefix_var = prefix_var.or_else(|| {
+            let prefix = &terms[..terms.len().checked_sub(1).filter(|n| *n > 0)?];
+            Some(match self.generated.get(prefix) {
+                Some(v) => *v,
+                None => {
+                    let v = self.rigid(op, result, true);
+                    self.solver.kind[v] = self.solver.kind[v].dropped();
+                    self.solver.rank[v] = Some(prefix.len());
+                    self.generated.insert(prefix.to_vec(), v);
+                    v
+                }
+            })
+        });
         (Some(var), prefix_var)
     }
 
