@@ -23,3 +23,4 @@ pub mod random;
 pub mod report;
 pub mod rng;
 pub mod validate;
+pub mod wsp;
