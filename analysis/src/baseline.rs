@@ -28,6 +28,9 @@
 //! is the project's ILP run on [`megiddo_view`], a graph with those fusions removed, so
 //! it is optimal among the clusterings Megiddo's model allows, and only a baseline for
 //! the real problem.
+//!
+//! Seed 003's (Bohrium's) greedy and linear partition algorithms are in
+//! [`crate::bohrium`], selected here as `bohrium-greedy` and `bohrium-linear`.
 
 use super::clustering::Clustering;
 use super::graph::{Access, EdgeId, Graph, ORDER_FORWARD, Order};
@@ -51,16 +54,24 @@ pub enum Strategy {
     Stream,
     /// Megiddo and Sarkar's ILP (seed 001 §1.1): loops of one iteration size only.
     Megiddo,
+    /// Seed 003's greedy merge (Bohrium, Fig. 7): the heaviest saving first
+    /// ([`crate::bohrium::greedy`]).
+    BohriumGreedy,
+    /// Seed 003's linear merge (Bohrium, §V-E): program order, one current cluster
+    /// ([`crate::bohrium::linear`]).
+    BohriumLinear,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 6] = [
+    pub const ALL: [Strategy; 8] = [
         Strategy::Ilp,
         Strategy::Unfused,
         Strategy::GreedyTopDown,
         Strategy::GreedyBottomUp,
         Strategy::Stream,
         Strategy::Megiddo,
+        Strategy::BohriumGreedy,
+        Strategy::BohriumLinear,
     ];
 
     pub fn name(self) -> &'static str {
@@ -71,6 +82,8 @@ impl Strategy {
             Strategy::GreedyBottomUp => "greedy-bottom-up",
             Strategy::Stream => "stream",
             Strategy::Megiddo => "megiddo",
+            Strategy::BohriumGreedy => "bohrium-greedy",
+            Strategy::BohriumLinear => "bohrium-linear",
         }
     }
 }

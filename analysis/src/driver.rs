@@ -205,6 +205,8 @@ fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
         Strategy::GreedyTopDown => greedy(graph, true),
         Strategy::GreedyBottomUp => greedy(graph, false),
         Strategy::Stream => stream(graph),
+        Strategy::BohriumGreedy => crate::bohrium::greedy(graph, &options.cost),
+        Strategy::BohriumLinear => crate::bohrium::linear(graph, &options.cost),
         Strategy::Unfused | Strategy::Ilp | Strategy::Megiddo => Clustering::unfused(graph),
     };
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;

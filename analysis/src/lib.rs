@@ -10,6 +10,7 @@
 //! compare every formulation with; it shares no code with the ILP.
 
 pub mod baseline;
+pub mod bohrium;
 pub mod clustering;
 pub mod cost;
 pub mod cycle_cuts;

@@ -110,7 +110,7 @@ impl Search<'_> {
 /// For every node, the nodes it can share a cluster with to any effect: its producers
 /// and consumers over fusible edges between loops, and the other readers of the arrays
 /// it reads.
-fn neighbours(graph: &Graph) -> Vec<Vec<NodeId>> {
+pub(crate) fn neighbours(graph: &Graph) -> Vec<Vec<NodeId>> {
     let n = graph.nodes.len();
     let mut near: Vec<Vec<NodeId>> = vec![Vec::new(); n];
     let mut add = |a: NodeId, b: NodeId| {
@@ -196,7 +196,7 @@ fn moves<'a>(
 /// reading it, else `direction`, else the order its first node had (forward if that was
 /// a gather label). `None` when a class is forced two ways, or backward where a node may
 /// not run backward.
-fn cluster_orders(
+pub(crate) fn cluster_orders(
     graph: &Graph,
     label: &[usize],
     orders: &[Order],

@@ -35,6 +35,16 @@
 // QUADTREE: "name":"initialBounds",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["xs","ys","x1","x2","y1","y2"\]\]}}
 // QUADTREE: "name":"go/{{[^"]*}}",{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["p1","p2","p3","p4"\]\]}}
 //
+// Seed 003's (Bohrium's) partition algorithms under this project's legality: the greedy
+// merge takes the heaviest saving first (Fig. 7) and so avoids the top-down trap; the
+// linear merge grows one cluster in program order (§V-E) and falls into it.
+// RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=bohrium-greedy cost=reads-writes}))' \
+// RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=BOHRIUM
+// BOHRIUM: "name":"greedyTopDownBad",{{.*}}"objective":5,{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["bs"\],\["cs","ds","es","result"\]\]}}
+// RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=bohrium-linear cost=reads-writes}))' \
+// RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=LINEAR
+// LINEAR: "name":"greedyTopDownBad",{{.*}}"objective":6,{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["bs","cs"\],\["ds","es","result"\]\]}}
+//
 // The chosen baseline is what the loops are: the greedy clusters lower to loops.
 // RUN: fuse-opt --pass-pipeline='builtin.module(func.func(array-desugar, array-simplify-gathers, array-fusion-analysis{strategy=greedy-top-down}, array-fuse), array-to-loops)' \
 // RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=LOOPS
@@ -45,4 +55,4 @@
 // An unknown strategy is an error naming the choices.
 // RUN: not fuse-opt --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=greedy}))' \
 // RUN:   %examples/seed000_greedy.mlir 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: array-fusion-analysis: unknown strategy 'greedy' (expected one of: ilp, unfused, greedy-top-down, greedy-bottom-up, stream, megiddo)
+// BAD: error: array-fusion-analysis: unknown strategy 'greedy' (expected one of: ilp, unfused, greedy-top-down, greedy-bottom-up, stream, megiddo, bohrium-greedy, bohrium-linear)

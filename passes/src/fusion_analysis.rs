@@ -40,7 +40,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     options: &[
         PassOption {
             name: "strategy",
-            description: "How to choose the clustering: ilp (the optimum), or a baseline to compare it with: unfused, greedy-top-down, greedy-bottom-up (seed 000 §5), stream (pull streams, seed 001 §1.1), megiddo (loops of one size only, seed 001 §1.1); a baseline's report says status baseline",
+            description: "How to choose the clustering: ilp (the optimum), or a baseline to compare it with: unfused, greedy-top-down, greedy-bottom-up (seed 000 §5), stream (pull streams, seed 001 §1.1), megiddo (loops of one size only, seed 001 §1.1), bohrium-greedy, bohrium-linear (seed 003 §V); a baseline's report says status baseline",
             default: || fusion_analysis::baseline::Strategy::default().to_string(),
         },
         PassOption {

@@ -398,6 +398,8 @@ fn baselines_are_valid_and_never_beat_the_optimum() {
                 Strategy::GreedyBottomUp,
                 Strategy::Stream,
                 Strategy::Megiddo,
+                Strategy::BohriumGreedy,
+                Strategy::BohriumLinear,
             ] {
                 let o = baseline(g, strategy, cost);
                 assert!(
