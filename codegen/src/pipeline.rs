@@ -94,18 +94,21 @@ fn scalar_to_llvm(memref: &str, openmp_to_llvm: &str) -> String {
     )
 }
 
-/// The array passes that come first: the plain program, or the fused one.
+/// The array passes that come first: the plain program, the fused one (the ILP's
+/// optimum), or the one fused as a given strategy chooses (a baseline, to compare).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Variant {
     Unfused,
     Fused,
+    FusedBy(fusion_analysis::baseline::Strategy),
 }
 
 impl Variant {
-    pub fn prefix(self) -> &'static str {
+    pub fn prefix(self) -> String {
         match self {
-            Variant::Unfused => "func.func(array-desugar)",
-            Variant::Fused => "func.func(array-fusion)",
+            Variant::Unfused => "func.func(array-desugar)".into(),
+            Variant::Fused => "func.func(array-fusion)".into(),
+            Variant::FusedBy(strategy) => format!("func.func(array-fusion{{strategy={strategy}}})"),
         }
     }
 }

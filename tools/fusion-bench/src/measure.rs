@@ -6,8 +6,11 @@
 
 use fusion_codegen::check::FLOAT_TOLERANCE;
 use fusion_codegen::inputs::{Rng, generate};
-use fusion_codegen::raw::{Arg, Buffer, Output, RawCompiled};
+use fusion_codegen::raw::{self, Arg, Buffer, Output, RawCompiled};
+use fusion_codegen::{Threads, Variant};
 use fusion_interpreter::{ElemType, FunctionInfo, Type, Value};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// The median of `xs` (the mean of the middle two for an even count); NaN when empty.
 pub fn median(xs: &mut [f64]) -> f64 {
@@ -142,6 +145,36 @@ pub fn compare(
     }
     let threaded_ms = threaded.map(|_| median(&mut ts));
     Ok(Comparison { unfused_ms: median(&mut us), fused_ms: median(&mut fs), threaded_ms, agree: agreement })
+}
+
+/// A compiled variant of a file: the whole module, or each function alone.
+pub struct FileRaw {
+    path: PathBuf,
+    variant: Variant,
+    threads: Threads,
+    whole: Option<Result<raw::RawCompiled, String>>,
+    alone: HashMap<String, Result<raw::RawCompiled, String>>,
+}
+
+impl FileRaw {
+    pub fn new(path: &Path, variant: Variant, threads: Threads) -> Self {
+        FileRaw { path: path.to_owned(), variant, threads, whole: None, alone: HashMap::new() }
+    }
+
+    /// `name` compiled: from the whole file, or from the function alone when the whole
+    /// file does not compile (one failing function does not take the others with it).
+    pub fn get(&mut self, name: &str) -> Result<&raw::RawCompiled, String> {
+        let (path, variant, threads) = (&self.path, self.variant, self.threads);
+        match self.whole.get_or_insert_with(|| raw::compile_file_with(path, variant, None, threads)) {
+            Ok(c) => Ok(c),
+            Err(_) => self
+                .alone
+                .entry(name.to_owned())
+                .or_insert_with(|| raw::compile_file_with(path, variant, Some(name), threads))
+                .as_ref()
+                .map_err(|e| e.clone()),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -21,13 +21,12 @@
 //! Not a test: timings depend on the machine; compare rows of one run.
 
 use fusion_bench::{
-    measure::{self, Comparison, extent},
+    measure::{self, Comparison, FileRaw, extent},
     stream::{self, gb_per_s},
     traffic::{Traffic, function_traffic},
 };
-use fusion_codegen::{Threads, Variant, inputs::generate_args, raw};
+use fusion_codegen::{Threads, Variant, inputs::generate_args};
 use fusion_interpreter::{FunctionInfo, Interpreter, Type};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -46,34 +45,6 @@ const PRECHECK_EXTENT: usize = 64;
 fn brief(s: &str, max: usize) -> String {
     let line = s.lines().next().unwrap_or("");
     if line.chars().count() <= max { line.to_owned() } else { line.chars().take(max - 1).collect::<String>() + "…" }
-}
-
-/// A compiled variant of a file: the whole module, or each function alone.
-struct FileRaw {
-    path: PathBuf,
-    variant: Variant,
-    threads: Threads,
-    whole: Option<Result<raw::RawCompiled, String>>,
-    alone: HashMap<String, Result<raw::RawCompiled, String>>,
-}
-
-impl FileRaw {
-    fn new(path: &Path, variant: Variant, threads: Threads) -> Self {
-        FileRaw { path: path.to_owned(), variant, threads, whole: None, alone: HashMap::new() }
-    }
-
-    fn get(&mut self, name: &str) -> Result<&raw::RawCompiled, String> {
-        let (path, variant, threads) = (&self.path, self.variant, self.threads);
-        match self.whole.get_or_insert_with(|| raw::compile_file_with(path, variant, None, threads)) {
-            Ok(c) => Ok(c),
-            Err(_) => self
-                .alone
-                .entry(name.to_owned())
-                .or_insert_with(|| raw::compile_file_with(path, variant, Some(name), threads))
-                .as_ref()
-                .map_err(|e| e.clone()),
-        }
-    }
 }
 
 struct Options {

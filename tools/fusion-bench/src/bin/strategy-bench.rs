@@ -1,0 +1,378 @@
+//! `strategy-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--strategies LIST]
+//! [--cost COST] [--csv FILE]`
+//!
+//! The fusion strategies side by side on real programs: for every public function of
+//! every example (default: `examples/`) and every strategy (default: the ILP and every
+//! baseline), the clustering the strategy chooses (loops, objective under `--cost`, solve
+//! time, status) and the run time of the program compiled with that clustering, beside the
+//! unfused program's.
+//!
+//! * The clustering: the program desugared (`array-desugar`, `array-simplify-gathers`, as
+//!   in `array-fusion`), each function's body extracted, and `choose_clustering` with the
+//!   strategy and cost — what `array-fusion-analysis{strategy=… cost=…}` does.
+//! * The run: the file compiled with `array-fusion{strategy=…}` (`Variant::FusedBy`; the
+//!   ILP row is the default pipeline, `Variant::Fused`) and the unfused program
+//!   (`Variant::Unfused`), on inputs generated from `--seed` with `N` elements (default
+//!   10^6) per dynamic dimension (√N for rank 2, as `kernel-bench`). One warm-up call per
+//!   variant, whose results are compared with the unfused program's; then `R` rounds
+//!   (default 5) calling every variant once, interleaved; the median. Functions with static
+//!   shapes or whose inputs fail under the interpreter are listed with the reason.
+//! * The time is compiled with the default cost of the pipeline (`reads-writes`) whatever
+//!   `--cost` says: `--cost` prices the clusterings in the table.
+//!
+//! Output: a Markdown table (program, function, combinators, strategy, loops, objective,
+//! solve ms, status, run ms, speed-up over unfused) after a STREAM triad measured in the
+//! same run, and with `--csv FILE` the rows as CSV
+//! (`program,function,combinators,strategy,clusters,objective,solve_ms,status,run_ms,speedup_vs_unfused`).
+//! Memory as in `kernel-bench`: freed results are reused (no fresh `mmap` per call).
+//! Not a test: timings depend on the machine; compare rows of one run.
+
+use fusion_analysis::baseline::Strategy;
+use fusion_analysis::cost::CostFunction;
+use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
+use fusion_analysis::report::cluster_names;
+use fusion_bench::measure::{self, FileRaw, extent};
+use fusion_bench::stream;
+use fusion_bench::traffic::function_traffic;
+use fusion_codegen::{Threads, Variant, inputs::generate_args};
+use fusion_interpreter::{FunctionInfo, Interpreter};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+unsafe extern "C" {
+    fn mallopt(param: i32, value: i32) -> i32;
+}
+
+/// Elements per dynamic dimension of the interpreter's pre-check of the inputs.
+const PRECHECK_EXTENT: usize = 64;
+
+/// Bytes moved unfused (by `fusion_bench::traffic`'s model) above which a function is not
+/// run, as in `kernel-bench`: its arrays would not fit in memory (a generate of `n × n`).
+const MEMORY_LIMIT: f64 = 3e9;
+
+const USAGE: &str = "usage: strategy-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] \
+                     [--strategies ilp,unfused,…] [--cost COST] [--csv FILE]";
+
+struct Options {
+    elements: usize,
+    reps: usize,
+    seed: u64,
+    strategies: Vec<Strategy>,
+    cost: CostFunction,
+    cost_text: String,
+    csv: Option<PathBuf>,
+    roots: Vec<PathBuf>,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        elements: 1_000_000,
+        reps: 5,
+        seed: 0,
+        strategies: Strategy::ALL.to_vec(),
+        cost: CostFunction::default(),
+        cost_text: "reads-writes".into(),
+        csv: None,
+        roots: Vec::new(),
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "-h" || a == "--help" {
+            return Err(USAGE.into());
+        }
+        if !a.starts_with('-') {
+            o.roots.push(PathBuf::from(a));
+            i += 1;
+            continue;
+        }
+        let value = args.get(i + 1).ok_or(format!("{a} needs a value"))?;
+        match a {
+            "--elements" => o.elements = value.parse().map_err(|_| "--elements: not a number")?,
+            "--reps" => o.reps = value.parse().map_err(|_| "--reps: not a number")?,
+            "--seed" => o.seed = value.parse().map_err(|_| "--seed: not a number")?,
+            "--strategies" => {
+                o.strategies = value.split(',').map(|s| s.parse()).collect::<Result<_, _>>()?;
+            }
+            "--cost" => {
+                o.cost = value.parse()?;
+                o.cost_text = value.clone();
+            }
+            "--csv" => o.csv = Some(PathBuf::from(value)),
+            _ => return Err(format!("unknown option {a}\n{USAGE}")),
+        }
+        i += 2;
+    }
+    if o.elements == 0 || o.reps == 0 {
+        return Err("--elements and --reps must be positive".into());
+    }
+    if o.roots.is_empty() {
+        o.roots.push(PathBuf::from("examples"));
+    }
+    Ok(o)
+}
+
+/// One row of the table.
+struct Row {
+    program: String,
+    function: String,
+    combinators: usize,
+    strategy: String,
+    clusters: String,
+    objective: String,
+    solve_ms: String,
+    status: String,
+    run_ms: String,
+    speedup: String,
+}
+
+impl Row {
+    fn markdown(&self) -> String {
+        format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            self.program,
+            self.function,
+            self.combinators,
+            self.strategy,
+            self.clusters,
+            self.objective,
+            self.solve_ms,
+            self.status,
+            self.run_ms,
+            self.speedup
+        )
+    }
+
+    fn csv(&self) -> String {
+        let quote = |s: &str| if s.contains([',', '"']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.into() };
+        [
+            quote(&self.program),
+            quote(&self.function),
+            self.combinators.to_string(),
+            quote(&self.strategy),
+            quote(&self.clusters),
+            quote(&self.objective),
+            quote(&self.solve_ms),
+            quote(&self.status),
+            quote(&self.run_ms),
+            quote(&self.speedup),
+        ]
+        .join(",")
+    }
+}
+
+/// The analysis columns of every strategy for each function of `path`, by function:
+/// (combinators, per strategy (loops, objective, solve ms, status)).
+type Analysis = (usize, Vec<(String, String, String, String)>);
+
+/// Each function's name with its analysis, or why it has none.
+type FileAnalysis = Vec<(String, Result<Analysis, String>)>;
+
+fn analyse(path: &Path, options: &Options) -> Result<FileAnalysis, String> {
+    let context = array_dialect::context();
+    let mut module = array_dialect::source::load_file(&context, path).map_err(|e| e.to_string())?;
+    fusion_codegen::pipeline::run_pipeline(
+        &context,
+        &mut module,
+        "builtin.module(func.func(array-desugar, array-simplify-gathers))",
+    )?;
+    let mut out = Vec::new();
+    for (name, extracted) in fusion_passes::extract::extract_module_blocks(&module, None) {
+        let analysis = extracted.map_err(|e| e.to_string()).map(|e| {
+            let g = e.graph;
+            let combinators = g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count();
+            let per_strategy = options
+                .strategies
+                .iter()
+                .map(|&strategy| {
+                    let analysis = AnalysisOptions {
+                        strategy,
+                        formulation: Default::default(),
+                        cost: options.cost.clone(),
+                        limits: fusion_solver::Limits::default(),
+                        dump_ilp: None,
+                    };
+                    match choose_clustering(&g, &analysis) {
+                        Ok(o) => (
+                            cluster_names(&g, &o.clustering).len().to_string(),
+                            format!("{}", o.objective),
+                            format!("{:.1}", o.solve_ms),
+                            o.status.as_str().to_owned(),
+                        ),
+                        Err(e) => ("-".into(), "-".into(), "-".into(), format!("error: {e}")),
+                    }
+                })
+                .collect();
+            (combinators, per_strategy)
+        });
+        out.push((name, analysis));
+    }
+    Ok(out)
+}
+
+/// A time in ms, with two decimals, or two significant digits below 0.1 ms (a loop LLVM
+/// reduced to a formula runs in microseconds).
+fn milliseconds(ms: f64) -> String {
+    if ms >= 0.1 { format!("{ms:.2}") } else { format!("{ms:.1e}") }
+}
+
+fn variant(strategy: Strategy) -> Variant {
+    match strategy {
+        Strategy::Ilp => Variant::Fused,
+        other => Variant::FusedBy(other),
+    }
+}
+
+/// The median run time of each strategy's program and of the unfused one (last), or why
+/// the function is not timed.
+fn time(
+    path: &Path,
+    f: &FunctionInfo,
+    interpreter: &Interpreter,
+    compiled: &mut [FileRaw],
+    options: &Options,
+) -> Result<Vec<Result<f64, String>>, String> {
+    let extent = extent(f, options.elements).ok_or("static shapes (no dynamic extent to scale)")?;
+    if let Ok(t) = function_traffic(path, &f.name, extent as u64)
+        && t.unfused_bytes > MEMORY_LIMIT
+    {
+        return Err(format!("arrays too large at this extent ({:.0} GB moved unfused)", t.unfused_bytes / 1e9));
+    }
+    interpreter
+        .run(&f.name, generate_args(&f.inputs, options.seed, PRECHECK_EXTENT))
+        .map_err(|e| format!("inputs fail under the interpreter: {e}"))?;
+    let inputs = measure::generate_inputs(&f.inputs, options.seed, extent)?;
+    let unfused_index = compiled.len() - 1;
+    let (reference, _) = {
+        let unfused = compiled[unfused_index].get(&f.name).map_err(|e| format!("unfused not compiled: {e}"))?;
+        measure::call(unfused, f, &inputs).map_err(|e| format!("unfused: {e}"))?
+    };
+    // Warm-up: every variant once, its results compared with the unfused program's.
+    let mut usable: Vec<Result<(), String>> = Vec::new();
+    for c in compiled.iter_mut() {
+        usable.push(c.get(&f.name).map_err(|e| format!("not compiled: {e}")).and_then(|program| {
+            let (results, _) = measure::call(program, f, &inputs)?;
+            measure::agree(&reference, &results).map_err(|e| format!("results differ from unfused: {e}"))
+        }));
+    }
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); compiled.len()];
+    for _ in 0..options.reps {
+        for (k, c) in compiled.iter_mut().enumerate() {
+            if usable[k].is_ok() {
+                let program = c.get(&f.name).expect("compiled in the warm-up");
+                match measure::call(program, f, &inputs) {
+                    Ok((_, ms)) => times[k].push(ms),
+                    Err(e) => usable[k] = Err(e),
+                }
+            }
+        }
+    }
+    Ok(usable.into_iter().zip(times).map(|(ok, mut t)| ok.map(|()| measure::median(&mut t))).collect())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse(&args) {
+        Ok(o) => o,
+        Err(e) if e == USAGE => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("strategy-bench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    // SAFETY: glibc's mallopt, before any large allocation (as in kernel-bench).
+    unsafe {
+        mallopt(-4, 0); // M_MMAP_MAX
+        mallopt(-1, i32::MAX); // M_TRIM_THRESHOLD
+    }
+    fusion_passes::register_all_passes();
+    let triad = stream::rust_triad(options.elements, options.reps);
+    println!(
+        "STREAM triad (Rust loop, {} f64, median of {}): {:.2} ms, {:.1} GB/s; objective: cost {}; run ms: median of {} calls at {} elements per dynamic dimension (√ for rank 2)\n",
+        options.elements, options.reps, triad.ms, triad.gb_s, options.cost_text, options.reps, options.elements
+    );
+    println!(
+        "| program | function | combinators | strategy | loops | objective | solve ms | status | run ms | speed-up vs unfused |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|");
+    let mut files = Vec::new();
+    for root in &options.roots {
+        match array_dialect::source::mlir_files(root) {
+            Ok(found) => files.extend(found),
+            Err(e) => {
+                eprintln!("strategy-bench: {}: {e}", root.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    let context = array_dialect::context();
+    for path in &files {
+        let program = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let (module, analysis) = match (array_dialect::source::load_file(&context, path), analyse(path, &options)) {
+            (Ok(m), Ok(a)) => (m, a),
+            (Err(e), _) => {
+                println!("| {program} | - | - | - | - | - | - | does not load: {e} | - | - |");
+                continue;
+            }
+            (_, Err(e)) => {
+                println!("| {program} | - | - | - | - | - | - | not analysed: {e} | - | - |");
+                continue;
+            }
+        };
+        let interpreter = Interpreter::new(&module);
+        let mut compiled: Vec<FileRaw> =
+            options.strategies.iter().map(|&s| FileRaw::new(path, variant(s), Threads::Sequential)).collect();
+        compiled.push(FileRaw::new(path, Variant::Unfused, Threads::Sequential));
+        for f in interpreter.functions().into_iter().filter(|f| f.public && f.defined) {
+            let Some((_, Ok((combinators, per_strategy)))) = analysis.iter().find(|(n, _)| *n == f.name) else {
+                continue;
+            };
+            let times = time(path, &f, &interpreter, &mut compiled, &options);
+            let unfused_ms = times.as_ref().ok().and_then(|t| t.last().cloned()?.ok());
+            for (k, strategy) in options.strategies.iter().enumerate() {
+                let (clusters, objective, solve_ms, status) = per_strategy[k].clone();
+                let (run_ms, speedup) = match &times {
+                    Ok(t) => match (&t[k], unfused_ms) {
+                        (Ok(ms), Some(u)) => (milliseconds(*ms), format!("{:.2}", u / ms)),
+                        (Ok(ms), None) => (milliseconds(*ms), "-".into()),
+                        (Err(e), _) => ("-".into(), e.lines().next().unwrap_or("").to_owned()),
+                    },
+                    Err(e) => ("-".into(), e.lines().next().unwrap_or("").to_owned()),
+                };
+                let row = Row {
+                    program: program.clone(),
+                    function: f.name.clone(),
+                    combinators: *combinators,
+                    strategy: strategy.to_string(),
+                    clusters,
+                    objective,
+                    solve_ms,
+                    status,
+                    run_ms,
+                    speedup,
+                };
+                println!("{}", row.markdown());
+                rows.push(row);
+            }
+        }
+    }
+    if let Some(path) = &options.csv {
+        let mut text =
+            "program,function,combinators,strategy,clusters,objective,solve_ms,status,run_ms,speedup_vs_unfused\n"
+                .to_owned();
+        for r in &rows {
+            text.push_str(&r.csv());
+            text.push('\n');
+        }
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("strategy-bench: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        eprintln!("strategy-bench: wrote {} rows to {}", rows.len(), path.display());
+    }
+    ExitCode::SUCCESS
+}
