@@ -4,9 +4,17 @@
 // RUN: not fusion-bench --bogus 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not fusion-bench --seeds many 2>&1 | FileCheck %s --check-prefix=VALUE
 // RUN: not fusion-bench --sizes 10,x 2>&1 | FileCheck %s --check-prefix=SIZES
+// --svg draws the solve times: one line per strategy, with its name.
+// RUN: fusion-bench --sizes 10 --seeds 1 --time-limit 5 --strategies ilp,greedy-top-down --formulations combined --svg %t.svg > /dev/null
+// RUN: FileCheck %s --check-prefix=SVG < %t.svg
 
 // HELP: usage: fusion-bench [--sizes
 // HELP-NOT: random n=
 // UNKNOWN: fusion-bench: unknown argument '--bogus'
 // VALUE: fusion-bench: --seeds: cannot read 'many'
 // SIZES: fusion-bench: --sizes: cannot read 'x'
+// SVG: <svg
+// SVG: mean solve time, cost reads-writes, time limit 5 s
+// SVG-DAG: ilp (combined)
+// SVG-DAG: greedy-top-down
+// SVG-DAG: <polyline

@@ -1,7 +1,9 @@
 //! The pieces of the kernel benchmark (`kernel-bench`): the bytes-moved model
 //! ([`traffic`]), unfused against fused calls on raw buffers ([`measure`]) and the STREAM
-//! triad ([`stream`]). The ILP solve-time benchmark (`fusion-bench`) is `main.rs`.
+//! triad ([`stream`]); the SVG plots ([`plot`]). The ILP solve-time benchmark
+//! (`fusion-bench`) is `main.rs`, the strategies side by side `bin/strategy-bench.rs`.
 
 pub mod measure;
+pub mod plot;
 pub mod stream;
 pub mod traffic;

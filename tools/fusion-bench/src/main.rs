@@ -1,6 +1,6 @@
 //! `fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60]
 //! [--formulations combined,gather] [--strategies ilp] [--cost reads-writes]
-//! [--dump-ilp DIR] [--csv FILE]`
+//! [--dump-ilp DIR] [--csv FILE] [--svg FILE]`
 //!
 //! Solve time of the fusion ILP against program size, on seeded random programs
 //! (`fusion_analysis::random`) and on the largest bundled examples, side by side for the
@@ -9,7 +9,9 @@
 //! once per formulation). One row per (program, strategy, formulation): combinators,
 //! edges, model size, wall time of the solve, status, objective, the solver's lower
 //! bound and the relative gap between them, clusters. `--csv FILE` writes the same rows
-//! as CSV. Not a test: timings depend on the machine; compare rows of one run.
+//! as CSV; `--svg FILE` plots the solve time against the number of combinators, one line
+//! per strategy and formulation. Not a test: timings depend on the machine; compare rows of
+//! one run.
 
 use fusion_analysis::{
     baseline::Strategy,
@@ -24,11 +26,11 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60] \
                      [--formulations combined,gather] [--strategies ilp] [--cost reads-writes] [--dump-ilp DIR] \
-                     [--csv FILE]";
+                     [--csv FILE] [--svg FILE]";
 
 /// The flags fusion-bench takes, each with a value.
 const FLAGS: &[&str] =
-    &["--sizes", "--seeds", "--time-limit", "--formulations", "--strategies", "--cost", "--dump-ilp", "--csv"];
+    &["--sizes", "--seeds", "--time-limit", "--formulations", "--strategies", "--cost", "--dump-ilp", "--csv", "--svg"];
 
 /// The CSV file's columns, one line per table row.
 const CSV_HEADER: &str =
@@ -89,6 +91,43 @@ fn rows(
             row(label, g, strategy, None, options, csv);
         }
     }
+}
+
+/// The solve-time plot from the CSV rows (`"label",strategy,formulation,combinators,…,
+/// solve_ms,…`): one series per strategy and formulation, the mean solve time per size.
+fn draw_solve_times(path: &std::path::Path, rows: &[String], cost: &str, time_limit: f64) -> Result<(), String> {
+    let mut series: Vec<(String, std::collections::BTreeMap<usize, Vec<f64>>)> = Vec::new();
+    for line in rows {
+        // The label is quoted; the fields after it have no commas.
+        let Some(rest) = line.rsplit_once('"').map(|(_, rest)| rest.trim_start_matches(',')) else { continue };
+        let fields: Vec<&str> = rest.split(',').collect();
+        let (Some(strategy), Some(form), Some(Ok(n)), Some(Ok(ms))) = (
+            fields.first(),
+            fields.get(1),
+            fields.get(2).map(|f| f.parse::<usize>()),
+            fields.get(6).map(|f| f.parse::<f64>()),
+        ) else {
+            continue;
+        };
+        let name = if *form == "-" { strategy.to_string() } else { format!("{strategy} ({form})") };
+        let index = match series.iter().position(|(s, _)| *s == name) {
+            Some(i) => i,
+            None => {
+                series.push((name, Default::default()));
+                series.len() - 1
+            }
+        };
+        series[index].1.entry(n).or_default().push(ms.max(1e-3));
+    }
+    let series: Vec<fusion_bench::plot::Series> = series
+        .into_iter()
+        .map(|(name, by_size)| fusion_bench::plot::Series {
+            name,
+            points: by_size.into_iter().map(|(n, ms)| (n as f64, ms.iter().sum::<f64>() / ms.len() as f64)).collect(),
+        })
+        .collect();
+    let title = format!("mean solve time, cost {cost}, time limit {time_limit} s");
+    fusion_bench::plot::solve_times(path, &title, &series)
 }
 
 fn row(
@@ -238,11 +277,17 @@ fn main() -> ExitCode {
             }
         }
     }
-    if let Some(path) = arg(&args, "--csv") {
-        if let Err(e) = std::fs::write(path, csv.join("\n") + "\n") {
-            eprintln!("fusion-bench: cannot write {path}: {e}");
-            return ExitCode::FAILURE;
-        }
+    if let Some(path) = arg(&args, "--svg")
+        && let Err(e) = draw_solve_times(std::path::Path::new(path), &csv[1..], cost, time_limit)
+    {
+        eprintln!("fusion-bench: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(path) = arg(&args, "--csv")
+        && let Err(e) = std::fs::write(path, csv.join("\n") + "\n")
+    {
+        eprintln!("fusion-bench: cannot write {path}: {e}");
+        return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
 }

@@ -1,5 +1,5 @@
 //! `strategy-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--strategies LIST]
-//! [--cost COST] [--csv FILE]`
+//! [--cost COST] [--csv FILE] [--svg FILE]`
 //!
 //! The fusion strategies side by side on real programs: for every public function of
 //! every example (default: `examples/`) and every strategy (default: the ILP and every
@@ -23,7 +23,8 @@
 //! Output: a Markdown table (program, function, combinators, strategy, loops, objective,
 //! solve ms, status, run ms, speed-up over unfused) after a STREAM triad measured in the
 //! same run, and with `--csv FILE` the rows as CSV
-//! (`program,function,combinators,strategy,clusters,objective,solve_ms,status,run_ms,speedup_vs_unfused`).
+//! (`program,function,combinators,strategy,clusters,objective,solve_ms,status,run_ms,speedup_vs_unfused`);
+//! with `--svg FILE` a bar chart of every timed function's speed-up per strategy.
 //! Memory as in `kernel-bench`: freed results are reused (no fresh `mmap` per call).
 //! Not a test: timings depend on the machine; compare rows of one run.
 
@@ -51,7 +52,7 @@ const PRECHECK_EXTENT: usize = 64;
 const MEMORY_LIMIT: f64 = 3e9;
 
 const USAGE: &str = "usage: strategy-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] \
-                     [--strategies ilp,unfused,…] [--cost COST] [--csv FILE]";
+                     [--strategies ilp,unfused,…] [--cost COST] [--csv FILE] [--svg FILE]";
 
 struct Options {
     elements: usize,
@@ -61,6 +62,7 @@ struct Options {
     cost: CostFunction,
     cost_text: String,
     csv: Option<PathBuf>,
+    svg: Option<PathBuf>,
     roots: Vec<PathBuf>,
 }
 
@@ -73,6 +75,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         cost: CostFunction::default(),
         cost_text: "reads-writes".into(),
         csv: None,
+        svg: None,
         roots: Vec::new(),
     };
     let mut i = 0;
@@ -99,6 +102,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 o.cost_text = value.clone();
             }
             "--csv" => o.csv = Some(PathBuf::from(value)),
+            "--svg" => o.svg = Some(PathBuf::from(value)),
             _ => return Err(format!("unknown option {a}\n{USAGE}")),
         }
         i += 2;
@@ -124,6 +128,8 @@ struct Row {
     status: String,
     run_ms: String,
     speedup: String,
+    /// The speed-up as a number, when the function was timed.
+    speedup_value: Option<f64>,
 }
 
 impl Row {
@@ -335,13 +341,13 @@ fn main() -> ExitCode {
             let unfused_ms = times.as_ref().ok().and_then(|t| t.last().cloned()?.ok());
             for (k, strategy) in options.strategies.iter().enumerate() {
                 let (clusters, objective, solve_ms, status) = per_strategy[k].clone();
-                let (run_ms, speedup) = match &times {
+                let (run_ms, speedup, speedup_value) = match &times {
                     Ok(t) => match (&t[k], unfused_ms) {
-                        (Ok(ms), Some(u)) => (milliseconds(*ms), format!("{:.2}", u / ms)),
-                        (Ok(ms), None) => (milliseconds(*ms), "-".into()),
-                        (Err(e), _) => ("-".into(), e.lines().next().unwrap_or("").to_owned()),
+                        (Ok(ms), Some(u)) => (milliseconds(*ms), format!("{:.2}", u / ms), Some(u / ms)),
+                        (Ok(ms), None) => (milliseconds(*ms), "-".into(), None),
+                        (Err(e), _) => ("-".into(), e.lines().next().unwrap_or("").to_owned(), None),
                     },
-                    Err(e) => ("-".into(), e.lines().next().unwrap_or("").to_owned()),
+                    Err(e) => ("-".into(), e.lines().next().unwrap_or("").to_owned(), None),
                 };
                 let row = Row {
                     program: program.clone(),
@@ -354,6 +360,7 @@ fn main() -> ExitCode {
                     status,
                     run_ms,
                     speedup,
+                    speedup_value,
                 };
                 println!("{}", row.markdown());
                 rows.push(row);
@@ -373,6 +380,24 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
         eprintln!("strategy-bench: wrote {} rows to {}", rows.len(), path.display());
+    }
+    if let Some(path) = &options.svg {
+        // One group per timed function, one bar per strategy.
+        let mut groups: Vec<String> = Vec::new();
+        let mut values: Vec<Vec<Option<f64>>> = Vec::new();
+        for chunk in rows.chunks(options.strategies.len()) {
+            if chunk.iter().any(|r| r.speedup_value.is_some()) {
+                groups.push(format!("{} @{}", chunk[0].program, chunk[0].function));
+                values.push(chunk.iter().map(|r| r.speedup_value).collect());
+            }
+        }
+        let names: Vec<String> = options.strategies.iter().map(|s| s.to_string()).collect();
+        let title = format!("speed-up over the unfused program, {} elements", options.elements);
+        if let Err(e) = fusion_bench::plot::speedups(path, &title, &groups, &names, &values) {
+            eprintln!("strategy-bench: cannot draw: {e}");
+            return ExitCode::FAILURE;
+        }
+        eprintln!("strategy-bench: drew {} functions to {}", groups.len(), path.display());
     }
     ExitCode::SUCCESS
 }
