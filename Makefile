@@ -12,7 +12,7 @@ export TABLEGEN_220_PREFIX ?= $(LLVM_PREFIX)
 export LIBCLANG_PATH ?= $(LLVM_PREFIX)/lib
 CARGO ?= cargo
 
-.PHONY: setup build demo test unit lit doc plugin-path memcheck fuzz fuzz-smoke clean
+.PHONY: setup build demo test unit lit doc plugin-path memcheck fuzz fuzz-smoke bench clean
 
 setup:
 	./scripts/setup.sh
@@ -55,6 +55,19 @@ fuzz: setup
 # A short, reproducible run of each fuzz target (fixed libFuzzer seed), for CI.
 fuzz-smoke: setup
 	FUZZ_SEED=1 ./scripts/fuzz.sh 20
+
+# The strategies side by side on every example (table, CSV, speed-up plot) and the ILP's
+# solve time against program size (plot), release build; not part of `make test`. The
+# table and CSV go to target/bench/, the plots to docs/plots/ (shown by the README).
+BENCH_ELEMENTS ?= 1000000
+bench: setup
+	$(CARGO) build --release -p fusion-bench
+	mkdir -p target/bench docs/plots
+	./target/release/strategy-bench examples --elements $(BENCH_ELEMENTS) --reps 5 \
+	  --csv target/bench/strategies.csv --svg docs/plots/strategies.svg | tee target/bench/strategies.md
+	./target/release/fusion-bench --sizes 10,30,100,200 --seeds 3 --time-limit 30 --formulations combined \
+	  --strategies ilp,greedy-top-down,bohrium-greedy --csv target/bench/solve-times.csv \
+	  --svg docs/plots/solve-times.svg | tee target/bench/solve-times.txt
 
 clean:
 	$(CARGO) clean

@@ -310,6 +310,31 @@ fn baseline(g: &Graph, strategy: Strategy, cost: &str) -> Outcome {
     o
 }
 
+/// Seed 001 Table 1.1's loop counts (unfused / Stream / Megiddo / ours) reproduce for
+/// normalize2 (5 / 4 / 3 / 2) and quickhull's filterMax (4 / 3 / 2 / 1). For closest
+/// points the seed lists 7 / 6 / 4 / 4; our program has more combinators (12 unfused)
+/// and Megiddo's model gives 6 loops here, not the seed's 4 (its program is not printed
+/// whole), so that row is not asserted.
+#[test]
+fn seed001_table_1_1_loop_counts_reproduce() {
+    let loops = |g: &Graph, o: &Outcome| {
+        o.clustering.clusters.iter().filter(|c| c.iter().any(|n| g.node(*n).kind.is_fusible_kind())).count()
+    };
+    for (file, function, expected) in [
+        ("seed001_normalize2.mlir", "normalize2", [5, 4, 3, 2]),
+        ("seed001_quickhull.mlir", "filterMax", [4, 3, 2, 1]),
+    ] {
+        let g = graph(file, function);
+        let counts = [
+            loops(&g, &baseline(&g, Strategy::Unfused, "reads-writes")),
+            loops(&g, &baseline(&g, Strategy::Stream, "reads-writes")),
+            loops(&g, &baseline(&g, Strategy::Megiddo, "reads-writes")),
+            loops(&g, &solve(&g, Formulation::Combined, "reads-writes")),
+        ];
+        assert_eq!(counts, expected, "{function}: unfused / stream / megiddo / ILP loops");
+    }
+}
+
 /// seed 000 §5: top-down greedy fuses `cs` diagonally with `bs`, which the ILP does not,
 /// and pays for it under reads + writes.
 #[test]
