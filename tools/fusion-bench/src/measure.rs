@@ -79,6 +79,16 @@ pub fn call(compiled: &RawCompiled, f: &FunctionInfo, inputs: &[Input]) -> Resul
     compiled.call(&f.name, &f.inputs, &f.results, &mut args)
 }
 
+/// The time of a call of `compiled` made right after an untimed call of the same program:
+/// the timed call finds the heap and the caches as this program leaves them, not as the
+/// program called before it did. Without it, interleaved variants are timed unequally: on
+/// the V-cycle the variant called right after the unfused program (which allocates many
+/// more arrays) measured about 20 % slower, whichever variant it was.
+pub fn settled_call(compiled: &RawCompiled, f: &FunctionInfo, inputs: &[Input]) -> Result<f64, String> {
+    call(compiled, f, inputs)?;
+    Ok(call(compiled, f, inputs)?.1)
+}
+
 /// Whether two runs' results agree (integers exactly, floats to [`FLOAT_TOLERANCE`]).
 pub fn agree(a: &[Output], b: &[Output]) -> Result<(), String> {
     if a.len() != b.len() {
@@ -113,8 +123,8 @@ pub struct Comparison {
 }
 
 /// One warm-up call of each variant (its results compared with the unfused one's), then
-/// `reps` calls of each, interleaved; results are dropped (freed) as soon as they are
-/// timed. `threaded`: the fused program compiled for several threads, timed too.
+/// `reps` rounds of a [`settled_call`] of each, interleaved; results are dropped (freed) as
+/// soon as they are timed. `threaded`: the fused program compiled for several threads, timed too.
 pub fn compare(
     unfused: &RawCompiled,
     fused: &RawCompiled,
@@ -137,10 +147,10 @@ pub fn compare(
     };
     let (mut us, mut fs, mut ts) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..reps.max(1) {
-        us.push(call(unfused, f, inputs)?.1);
-        fs.push(call(fused, f, inputs)?.1);
+        us.push(settled_call(unfused, f, inputs)?);
+        fs.push(settled_call(fused, f, inputs)?);
         if let Some(t) = threaded {
-            ts.push(call(t, f, inputs)?.1);
+            ts.push(settled_call(t, f, inputs)?);
         }
     }
     let threaded_ms = threaded.map(|_| median(&mut ts));

@@ -15,7 +15,8 @@
 //!   (`Variant::Unfused`), on inputs generated from `--seed` with `N` elements (default
 //!   10^6) per dynamic dimension (√N for rank 2, as `kernel-bench`). One warm-up call per
 //!   variant, whose results are compared with the unfused program's; then `R` rounds
-//!   (default 5) calling every variant once, interleaved; the median. Functions with static
+//!   (default 5) timing every variant once, interleaved, each timed call right after an
+//!   untimed call of the same program (`measure::settled_call`); the median. Functions with static
 //!   shapes or whose inputs fail under the interpreter are listed with the reason.
 //! * The time is compiled with the default cost of the pipeline (`reads-writes`) whatever
 //!   `--cost` says: `--cost` prices the clusterings in the table.
@@ -266,8 +267,8 @@ fn time(
         for (k, c) in compiled.iter_mut().enumerate() {
             if usable[k].is_ok() {
                 let program = c.get(&f.name).expect("compiled in the warm-up");
-                match measure::call(program, f, &inputs) {
-                    Ok((_, ms)) => times[k].push(ms),
+                match measure::settled_call(program, f, &inputs) {
+                    Ok(ms) => times[k].push(ms),
                     Err(e) => usable[k] = Err(e),
                 }
             }
