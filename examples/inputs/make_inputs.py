@@ -43,6 +43,10 @@ def inputs(example, function, *args):
         path = os.path.join(directory, "%s.%d.npy" % (function, i))
         if kind == "vector":
             vector(path, value)
+        elif kind == "f64 vector":
+            npy(path, value, [len(value)], "<f8")
+        elif kind == "f64":
+            npy(path, [value], [], "<f8")
         else:
             scalar(path, value)
 
@@ -69,3 +73,16 @@ inputs("seed004_bfs", "bfs", ("scalar", 0), ("index", 8), ("vector", OFFSETS), (
 # sieveStep on the loop state of primes 30 after its first step: old = [2, 3], c = 4.
 inputs("seed004_sieve", "primes", ("scalar", 30))
 inputs("seed004_sieve", "sieveStep", ("vector", [2, 3]), ("scalar", 4), ("scalar", 30), ("scalar", 5))
+
+# seed003_black_scholes: prices are meaningful for positive stock prices, strike,
+# maturity and volatility (random values give logarithms of negative numbers: NaN).
+# 16 stock prices from 20 to 95, strike 50, one year, 5 % interest, 20 % volatility.
+inputs(
+    "seed003_black_scholes",
+    "blackScholes",
+    ("f64 vector", [20.0 + 5.0 * i for i in range(16)]),
+    ("f64", 50.0),
+    ("f64", 1.0),
+    ("f64", 0.05),
+    ("f64", 0.2),
+)
