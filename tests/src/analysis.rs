@@ -320,10 +320,9 @@ fn seed001_table_1_1_loop_counts_reproduce() {
     let loops = |g: &Graph, o: &Outcome| {
         o.clustering.clusters.iter().filter(|c| c.iter().any(|n| g.node(*n).kind.is_fusible_kind())).count()
     };
-    for (file, function, expected) in [
-        ("seed001_normalize2.mlir", "normalize2", [5, 4, 3, 2]),
-        ("seed001_quickhull.mlir", "filterMax", [4, 3, 2, 1]),
-    ] {
+    for (file, function, expected) in
+        [("seed001_normalize2.mlir", "normalize2", [5, 4, 3, 2]), ("seed001_quickhull.mlir", "filterMax", [4, 3, 2, 1])]
+    {
         let g = graph(file, function);
         let counts = [
             loops(&g, &baseline(&g, Strategy::Unfused, "reads-writes")),
