@@ -47,6 +47,8 @@ def inputs(example, function, *args):
             npy(path, value, [len(value)], "<f8")
         elif kind == "f64":
             npy(path, [value], [], "<f8")
+        elif kind == "f64 matrix":
+            npy(path, [x for row in value for x in row], [len(value), len(value[0])], "<f8")
         else:
             scalar(path, value)
 
@@ -86,3 +88,7 @@ inputs(
     ("f64", 0.05),
     ("f64", 0.2),
 )
+
+# seed003_heat_equation: a 3 x 3 grid, hot in the middle, whose one step is easy to
+# check by hand: the middle becomes 0.2 * 9 = 1.8, the border stays, delta = 7.2.
+inputs("seed003_heat_equation", "heatStep", ("f64 matrix", [[0.0, 0.0, 0.0], [0.0, 9.0, 0.0], [0.0, 0.0, 0.0]]))
