@@ -61,7 +61,7 @@ func.func @filter2(%xs: tensor<?xi64>, %ys: tensor<?xf32>) -> (tensor<?xi64>, te
 // CHECK-SAME:      %[[XS:.*]]: tensor<4xi64>)
 // CHECK:         %[[C3:.*]] = arith.constant 3 : index
 // CHECK:         %[[C4:.*]] = arith.constant 4 : index
-// CHECK:         %[[B:.*]] = bufferization.to_buffer %[[XS]] : tensor<4xi64> to memref<4xi64>
+// CHECK:         %[[B:.*]] = bufferization.to_buffer %[[XS]] read_only : tensor<4xi64> to memref<4xi64>
 // CHECK:         %[[Z:.*]] = arith.constant 0 : index
 // CHECK:         %[[TOTAL:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[C4]] step %{{.*}} iter_args(%[[T:.*]] = %[[Z]]) -> (index) {
 // CHECK-NEXT:      memref.load %[[B]][%[[K]]]

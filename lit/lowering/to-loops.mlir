@@ -10,8 +10,8 @@
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         %[[N:.*]] = tensor.dim %[[A]], %[[C1]] : tensor<4x?xf32>
-// CHECK:         %[[BA:.*]] = bufferization.to_buffer %[[A]] : tensor<4x?xf32> to memref<4x?xf32>
-// CHECK:         %[[BB:.*]] = bufferization.to_buffer %[[B]] : tensor<4x?xf32> to memref<4x?xf32>
+// CHECK:         %[[BA:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<4x?xf32> to memref<4x?xf32>
+// CHECK:         %[[BB:.*]] = bufferization.to_buffer %[[B]] read_only : tensor<4x?xf32> to memref<4x?xf32>
 // CHECK:         %[[S:.*]] = memref.alloc(%[[N]]) : memref<4x?xf32>
 // CHECK:         %[[P:.*]] = memref.alloc(%[[N]]) : memref<4x?xf32>
 // CHECK:         scf.parallel (%[[I:.*]], %[[J:.*]]) = (%{{.*}}, %{{.*}}) to (%[[C4]], %[[N]]) step
@@ -62,7 +62,7 @@ func.func @generate(%n: index) -> tensor<?xi64> {
 // CHECK:         %[[Z:.*]] = arith.constant 0 : i64
 // CHECK:         %[[N:.*]] = tensor.dim %[[XS]], %{{.*}} : tensor<?xi64>
 // CHECK:         %[[R:.*]] = memref.alloc() : memref<i64>
-// CHECK:         %[[B:.*]] = bufferization.to_buffer %[[XS]] : tensor<?xi64> to memref<?xi64>
+// CHECK:         %[[B:.*]] = bufferization.to_buffer %[[XS]] read_only : tensor<?xi64> to memref<?xi64>
 // CHECK-NOT:     scf.for
 // CHECK:         %[[S:.*]] = scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[N]]) step (%{{.*}}) init (%[[Z]]) -> i64 {
 // CHECK-NEXT:      %[[X:.*]] = memref.load %[[B]][%[[I]]] : memref<?xi64>
@@ -143,9 +143,9 @@ func.func @fold2d(%xs: tensor<?x8xf32>, %ys: tensor<?x8xf32>) -> (tensor<?xf32>,
 // CHECK-LABEL: func.func @gather(
 // CHECK-SAME:      %[[XS:.*]]: tensor<?x?xf32>, %[[IS:.*]]: tensor<?xindex>, %[[JS:.*]]: tensor<?xi32>)
 // CHECK:         %[[N:.*]] = tensor.dim %[[IS]], %{{.*}} : tensor<?xindex>
-// CHECK:         %[[BX:.*]] = bufferization.to_buffer %[[XS]] : tensor<?x?xf32> to memref<?x?xf32>
-// CHECK:         %[[BI:.*]] = bufferization.to_buffer %[[IS]] : tensor<?xindex> to memref<?xindex>
-// CHECK:         %[[BJ:.*]] = bufferization.to_buffer %[[JS]] : tensor<?xi32> to memref<?xi32>
+// CHECK:         %[[BX:.*]] = bufferization.to_buffer %[[XS]] read_only : tensor<?x?xf32> to memref<?x?xf32>
+// CHECK:         %[[BI:.*]] = bufferization.to_buffer %[[IS]] read_only : tensor<?xindex> to memref<?xindex>
+// CHECK:         %[[BJ:.*]] = bufferization.to_buffer %[[JS]] read_only : tensor<?xi32> to memref<?xi32>
 // CHECK:         %[[R:.*]] = memref.alloc(%[[N]]) : memref<?xf32>
 // CHECK:         scf.parallel (%[[K:.*]]) = (%{{.*}}) to (%[[N]]) step
 // CHECK:           %[[I:.*]] = memref.load %[[BI]][%[[K]]] : memref<?xindex>

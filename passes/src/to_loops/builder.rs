@@ -206,6 +206,11 @@ impl<'c> Builder<'c> {
             .collect()
     }
 
+    /// The buffer of `tensor`, to read from: marked `read_only` (the lowering writes only
+    /// into buffers it allocates, copying a scatter's destination first), so One-Shot
+    /// Bufferize needs no copy when the same tensor is also read in a loop nest by
+    /// `tensor.extract` (an `array.index` of it): without the mark it copied the whole
+    /// array (seed 000's `greedyTopDownBad`, where the loop reads `bs[0]` and `bs`).
     pub(crate) fn to_buffer(&self, anchor: Op, tensor: Val) -> Val {
         let t = memref_type(ir::value_type(tensor));
         self.put1(
@@ -213,6 +218,7 @@ impl<'c> Builder<'c> {
             self.op("bufferization.to_buffer")
                 .add_operands(&[v(tensor)])
                 .add_results(&[ty(t)])
+                .add_attributes(&[(Identifier::new(self.context, "read_only"), Attribute::unit(self.context))])
                 .build()
                 .expect("valid bufferization.to_buffer"),
         )
