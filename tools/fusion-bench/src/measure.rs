@@ -89,12 +89,23 @@ pub fn settled_call(compiled: &RawCompiled, f: &FunctionInfo, inputs: &[Input]) 
     Ok(call(compiled, f, inputs)?.1)
 }
 
+/// Whether two elements agree: equal, within [`FLOAT_TOLERANCE`] when both are finite
+/// (relative, absolute below 1), or both NaN, as in `fuse-opt --check` (Black–Scholes on random prices takes the
+/// logarithm of negative ones).
+fn floats_agree(x: f64, y: f64) -> bool {
+    // Infinities agree only with themselves (the relative tolerance of an infinity is
+    // infinite).
+    x == y
+        || (x.is_nan() && y.is_nan())
+        || (x.is_finite() && y.is_finite() && (x - y).abs() <= FLOAT_TOLERANCE * x.abs().max(y.abs()).max(1.0))
+}
+
 /// Whether two runs' results agree (integers exactly, floats to [`FLOAT_TOLERANCE`]).
 pub fn agree(a: &[Output], b: &[Output]) -> Result<(), String> {
     if a.len() != b.len() {
         return Err(format!("{} vs {} results", a.len(), b.len()));
     }
-    let close = |x: f64, y: f64| x == y || (x - y).abs() <= FLOAT_TOLERANCE * x.abs().max(y.abs()).max(1.0);
+    let close = floats_agree;
     for (i, (x, y)) in a.iter().zip(b).enumerate() {
         match (x, y) {
             (Output::Scalar(x), Output::Scalar(y)) if x.approx_eq(y, FLOAT_TOLERANCE) => {}
@@ -193,6 +204,15 @@ mod tests {
     use fusion_codegen::Variant;
     use fusion_interpreter::Interpreter;
     use std::path::Path;
+
+    #[test]
+    fn floats_agree_within_the_tolerance_and_nan_with_nan() {
+        assert!(floats_agree(1.0, 1.0 + FLOAT_TOLERANCE / 2.0));
+        assert!(!floats_agree(1.0, 1.0 + 10.0 * FLOAT_TOLERANCE));
+        assert!(floats_agree(f64::NAN, f64::NAN));
+        assert!(!floats_agree(f64::NAN, 0.0) && !floats_agree(0.0, f64::NAN));
+        assert!(floats_agree(f64::INFINITY, f64::INFINITY) && !floats_agree(f64::INFINITY, f64::NEG_INFINITY));
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {
