@@ -168,6 +168,16 @@ pub fn compare(
     Ok(Comparison { unfused_ms: median(&mut us), fused_ms: median(&mut fs), threaded_ms, agree: agreement })
 }
 
+/// The `.mlir` files under each of `roots` (a file, or a folder searched recursively), in
+/// order; the error names the root that cannot be read.
+pub fn mlir_files_under(roots: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut files = Vec::new();
+    for root in roots {
+        files.extend(array_dialect::source::mlir_files(root).map_err(|e| format!("{}: {e}", root.display()))?);
+    }
+    Ok(files)
+}
+
 /// A compiled variant of a file: the whole module, or each function alone.
 pub struct FileRaw {
     path: PathBuf,

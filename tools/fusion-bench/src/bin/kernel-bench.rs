@@ -261,16 +261,13 @@ fn main() -> ExitCode {
     let stream_gb_s = rust.gb_s.max(jit.as_ref().map(|t| t.gb_s).unwrap_or(0.0));
     println!("  reference bandwidth (the better): {stream_gb_s:.1} GB/s\n");
 
-    let mut files = Vec::new();
-    for root in &options.roots {
-        match array_dialect::source::mlir_files(root) {
-            Ok(found) => files.extend(found),
-            Err(e) => {
-                eprintln!("kernel-bench: {}: {e}", root.display());
-                return ExitCode::FAILURE;
-            }
+    let files = match measure::mlir_files_under(&options.roots) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("kernel-bench: {e}");
+            return ExitCode::FAILURE;
         }
-    }
+    };
     let mut header: Vec<String> =
         ["function", "shape", "loops", "unfused ms", "fused ms", "speed-up"].map(String::from).to_vec();
     if options.threads > 1 {

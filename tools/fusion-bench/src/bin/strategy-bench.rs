@@ -305,16 +305,13 @@ fn main() -> ExitCode {
         "| program | function | combinators | strategy | loops | objective | solve ms | status | run ms | speed-up vs unfused |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
-    let mut files = Vec::new();
-    for root in &options.roots {
-        match array_dialect::source::mlir_files(root) {
-            Ok(found) => files.extend(found),
-            Err(e) => {
-                eprintln!("strategy-bench: {}: {e}", root.display());
-                return ExitCode::FAILURE;
-            }
+    let files = match measure::mlir_files_under(&options.roots) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("strategy-bench: {e}");
+            return ExitCode::FAILURE;
         }
-    }
+    };
     let mut rows: Vec<Row> = Vec::new();
     let context = array_dialect::context();
     for path in &files {
