@@ -21,8 +21,11 @@ pub enum Threads {
     /// Every loop sequential (`scf.parallel` becomes plain loops).
     #[default]
     Sequential,
-    /// `scf.parallel` loops become OpenMP work-sharing loops (`omp.parallel` + `omp.wsloop`);
-    /// the compiled code calls the OpenMP runtime (`libomp`, `OMP_NUM_THREADS` threads).
+    /// The sequential loops that have a parallel form get it first (`array-parallel-forms`:
+    /// scans, filter compaction and expand placement as three phases, commutative scatters
+    /// with atomic updates); then `scf.parallel` loops become OpenMP work-sharing loops
+    /// (`omp.parallel` + `omp.wsloop`); the compiled code calls the OpenMP runtime
+    /// (`libomp`, `OMP_NUM_THREADS` threads).
     OpenMp,
     /// The loop nests made GPU kernels (`array-gpu-kernels`, as for a GPU target, with
     /// the launch shape given) and the kernels emulated on the CPU (`array-gpu-emulate`:
@@ -62,7 +65,9 @@ pub fn to_llvm(threads: Threads) -> String {
     };
     let (scf_to_openmp, memref_first, openmp_to_llvm) = match threads {
         Threads::Sequential => ("", false, ""),
-        Threads::OpenMp => ("convert-scf-to-openmp, ", true, "convert-openmp-to-llvm, "),
+        Threads::OpenMp => {
+            ("func.func(array-parallel-forms), convert-scf-to-openmp, ", true, "convert-openmp-to-llvm, ")
+        }
         Threads::GpuEmulated(_) => (gpu_emulated.as_str(), false, ""),
     };
     let memref = "expand-strided-metadata, finalize-memref-to-llvm, ";

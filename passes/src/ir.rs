@@ -238,3 +238,37 @@ pub fn rank(t: MlirType) -> Option<i64> {
     // SAFETY: live type, checked before reading.
     unsafe { (mlirTypeIsARankedTensor(t)).then(|| mlirShapedTypeGetRank(t)) }
 }
+
+/// `op` and every op nested in it, in pre-order, that satisfy `keep`.
+pub fn collect(op: Op, keep: impl Fn(Op) -> bool) -> Vec<Op> {
+    let mut out = Vec::new();
+    // SAFETY: a live op of the function being rewritten.
+    let op_ref = unsafe { melior::ir::OperationRef::from_raw(op) };
+    use melior::ir::operation::OperationLike;
+    op_ref.walk(melior::ir::operation::WalkOrder::PreOrder, |o| {
+        if keep(o.to_raw()) {
+            out.push(o.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    out
+}
+
+/// Whether `value` is defined outside `op` (not by an op in it, not as an argument of one
+/// of its blocks).
+pub fn defined_outside(value: Val, op: Op) -> bool {
+    match defining_op(value) {
+        Some(d) => !is_within(d, op),
+        None => {
+            // SAFETY: a block argument of a live block.
+            let owner = unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value)) };
+            owner.ptr.is_null() || !is_within(owner, op)
+        }
+    }
+}
+
+/// The value of an integer `arith.constant`, if `v` is one.
+pub fn int_constant(v: Val) -> Option<i64> {
+    let op = defining_op(v)?;
+    (op_name(op) == "arith.constant").then(|| int_attribute_inherent(op, "value")).flatten()
+}

@@ -12,6 +12,7 @@ pub mod fuse;
 pub mod fusion_analysis;
 pub mod index_expr;
 pub mod ir;
+pub mod parallel_forms;
 pub mod simplify_gathers;
 pub mod summary;
 mod test_summary;
@@ -28,6 +29,7 @@ pub fn register_all_passes() {
         bridge::register(&fuse::DEFINITION);
         bridge::register(&simplify_gathers::DEFINITION);
         bridge::register(&to_loops::DEFINITION);
+        bridge::register(&parallel_forms::DEFINITION);
         bridge::register(&to_gpu::DEFINITION);
         bridge::register(&to_gpu::emulate::DEFINITION);
         bridge::register(&to_gpu::host_memory::DEFINITION);

@@ -52,22 +52,19 @@
 //!
 //! A summary remark per function counts the kernels of each kind.
 
-mod accesses;
-mod atomics;
 pub mod emulate;
 pub mod host_memory;
-mod scans;
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_remark};
 use crate::ir::{self, Op, Val};
+use crate::parallel_forms::{Chunking, Combiner, FLOAT_COMBINERS, alloc, atomics, dealloc, scans, trip_count};
 use crate::to_loops::builder::{Builder, ty, v, vs};
 use melior::{
     Context,
     dialect::arith,
     ir::{
         Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, ValueLike,
-        attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
-        operation::OperationLike,
+        attribute::DenseI32ArrayAttribute, operation::OperationLike,
     },
 };
 use mlir_sys::*;
@@ -105,6 +102,13 @@ struct Shape {
     max_blocks: i64,
 }
 
+/// How the three-phase scans divide their iterations on a GPU: at most 65536 chunks, as
+/// their exclusive scan runs in one thread (65536 steps, against the 10^7 of a one-thread
+/// scan of 10^7 elements), which still leaves enough chunks to fill a GPU's threads; at
+/// least 16 iterations each, so a chunk's two passes over its elements amortise its
+/// partial, and small inputs span several iterations per chunk, which the tests exercise.
+const GPU_CHUNKING: Chunking = Chunking { max_chunks: 65536, min_chunk: 16 };
+
 /// How many kernels of each kind a function got (the summary remark).
 #[derive(Default)]
 struct Counts {
@@ -141,7 +145,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     }
     let shape = Shape { block_size, max_blocks: number("max-blocks", 1, i32::MAX as i64)? };
     let function = function.to_raw();
-    let copies = collect(function, |op| ir::op_name(op) == "memref.copy");
+    let copies = ir::collect(function, |op| ir::op_name(op) == "memref.copy");
     for copy in copies {
         copy_as_parallel(context, copy);
     }
@@ -185,7 +189,7 @@ fn classify(op: Op) -> Placement {
     // Calls stay on the host (the callee is converted by itself and may launch kernels),
     // so control flow around them does too.
     let hosts_kernels = |o: Op| !ir::same_op(o, op) && matches!(ir::op_name(o).as_str(), "scf.parallel" | "func.call");
-    if ir::region_count(op) > 0 && !collect(op, hosts_kernels).is_empty() {
+    if ir::region_count(op) > 0 && !ir::collect(op, hosts_kernels).is_empty() {
         return Placement::HostControl;
     }
     // A load or store of one element at the top level stays on the host: the buffers
@@ -195,7 +199,7 @@ fn classify(op: Op) -> Placement {
     }
     // A loop is a loop nest of the program (a sequential cluster, such as a fold whose
     // combine may not be regrouped, even when it reads no buffer): it runs on the device.
-    if matches!(name.as_str(), "scf.for" | "scf.while") || !collect(op, touches_elements).is_empty() {
+    if matches!(name.as_str(), "scf.for" | "scf.while") || !ir::collect(op, touches_elements).is_empty() {
         return Placement::OneThread;
     }
     Placement::Host
@@ -251,8 +255,13 @@ fn convert_block(context: &Context, block: MlirBlock, shape: Shape, counts: &mut
                 // A loop carrying values may be a scan; one carrying none a scatter.
                 let carries = !ir::results(op).is_empty();
                 let refusal = if carries && ir::op_name(op) == "scf.for" {
-                    match scans::three_phase(&b, op, shape) {
-                        Ok(()) => {
+                    match scans::three_phase(&b, op, GPU_CHUNKING) {
+                        Ok(phases) => {
+                            parallel_kernel(&b, phases.partials, shape);
+                            one_thread_kernel(&b, phases.offsets);
+                            if let Some(rescan) = phases.rescan {
+                                parallel_kernel(&b, rescan, shape);
+                            }
                             counts.scans += 1;
                             continue;
                         }
@@ -348,18 +357,6 @@ fn trip_counts(b: &Builder, op: Op, anchor: Op) -> (Vec<Val>, Val) {
     (trips, total)
 }
 
-/// The number of iterations of a loop over `lower..upper` by `step` (positive, as
-/// `scf.for`'s and `scf.parallel`'s steps are): max(upper - lower, 0) ceildiv step.
-fn trip_count(b: &Builder, anchor: Op, [lower, upper, step]: [Val; 3]) -> Val {
-    let zero = b.constant_index(anchor, 0);
-    let one = b.constant_index(anchor, 1);
-    let span = b.binary(anchor, arith::subi, upper, lower);
-    let span = b.binary(anchor, arith::maxsi, span, zero);
-    let rounded = b.binary(anchor, arith::addi, span, step);
-    let rounded = b.binary(anchor, arith::subi, rounded, one);
-    b.binary(anchor, arith::divui, rounded, step)
-}
-
 /// The number of blocks for `total` iterations: ceil(total / block) clamped to
 /// 1..=max-blocks (a grid of zero blocks is an invalid launch; with fewer blocks than
 /// that, the threads stride).
@@ -417,7 +414,7 @@ fn move_parallel_body(b: &Builder, op: Op, ivs: &[Val], anchor: Op) -> Vec<Val> 
     let (reduce, moved) = ops.split_last().expect("scf.parallel bodies end in scf.reduce");
     for o in moved {
         ir::move_before(*o, anchor);
-        for nested in collect(*o, |n| ir::op_name(n) == "scf.parallel").into_iter().rev() {
+        for nested in ir::collect(*o, |n| ir::op_name(n) == "scf.parallel").into_iter().rev() {
             sequentialise(b, nested);
         }
     }
@@ -532,7 +529,7 @@ fn one_thread_kernel(b: &Builder, op: Op) {
     let one = b.constant_index(op, 1);
     let l = launch(b, op, one, one);
     ir::move_before(op, l.end);
-    for nested in collect(op, |n| ir::op_name(n) == "scf.parallel").into_iter().rev() {
+    for nested in ir::collect(op, |n| ir::op_name(n) == "scf.parallel").into_iter().rev() {
         sequentialise(b, nested);
     }
     // The op may have been replaced by its sequential form: take the results anew from
@@ -630,66 +627,6 @@ fn copy_as_parallel(context: &Context, copy: Op) {
 
 // --- Reductions: the combines the GPU forms know -------------------------------------
 
-/// An associative, commutative `arith` op combining two partial values, with an
-/// identity, so that threads without elements contribute nothing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Combiner {
-    op: &'static str,
-}
-
-/// The float combines the GPU forms know besides the integer ones of
-/// [`array_dialect::view::INTEGER_REGROUPABLE`] (each has an identity, see
-/// [`Combiner::identity`]).
-const FLOAT_COMBINERS: &[&str] =
-    &["arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"];
-
-impl Combiner {
-    /// `lhs op rhs`, before `anchor`.
-    fn apply(&self, b: &Builder, anchor: Op, lhs: Val, rhs: Val) -> Val {
-        b.put1(
-            anchor,
-            b.op(self.op)
-                .add_operands(&[v(lhs), v(rhs)])
-                .add_results(&[ty(ir::value_type(lhs))])
-                .build()
-                .expect("valid combine"),
-        )
-    }
-
-    /// The identity of the combine on `t`, a constant before `anchor`. Proofs: x+0 = x,
-    /// x·1 = x, x & ~0 = x, x | 0 = x ^ 0 = x, max(x, MIN) = x, min(x, MAX) = x (signed
-    /// and unsigned bounds of the width), -0.0 + x = x for every float x (also +0.0 and
-    /// NaN), maximumf(x, -inf) = x, minimumf(x, +inf) = x, maxnumf/minnumf(x, NaN) = x.
-    fn identity(&self, b: &Builder, anchor: Op, t: MlirType) -> Val {
-        // SAFETY: live type, checked before reading.
-        let width = unsafe {
-            if mlirTypeIsAIndex(t) {
-                64
-            } else if mlirTypeIsAInteger(t) {
-                mlirIntegerTypeGetWidth(t)
-            } else {
-                0
-            }
-        };
-        let int = |value: i64| -> Attribute { IntegerAttribute::new(ty(t), value).into() };
-        let float = |value: f64| -> Attribute { FloatAttribute::new(b.context, ty(t), value).into() };
-        let signed_min = if width >= 64 { i64::MIN } else { -(1i64 << (width.max(1) - 1)) };
-        let attribute = match self.op {
-            "arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui" => int(0),
-            "arith.muli" => int(1),
-            "arith.andi" | "arith.minui" => int(-1),
-            "arith.maxsi" => int(signed_min),
-            "arith.minsi" => int(!signed_min),
-            "arith.addf" => float(-0.0),
-            "arith.mulf" => float(1.0),
-            "arith.maximumf" => float(f64::NEG_INFINITY),
-            "arith.minimumf" => float(f64::INFINITY),
-            _ => float(f64::NAN), // maxnumf, minnumf
-        };
-        b.put1(anchor, arith::constant(b.context, attribute, b.location))
-    }
-}
-
 /// The combines of the reductions of `scf.parallel` `op` (empty without reductions), or
 /// `None` when one is not a known combine ([`Combiner`]).
 fn reduction_combiners(op: Op) -> Option<Vec<Combiner>> {
@@ -763,37 +700,6 @@ fn reduction_inits(op: Op) -> Vec<Val> {
     ir::operands(op)[3 * n..].to_vec()
 }
 
-/// `memref.alloc` of a vector of `length` elements of `element`, or of a rank-0 buffer.
-fn alloc(b: &Builder, anchor: Op, element: MlirType, length: Option<Val>) -> Val {
-    let dynamic = i64::MIN; // ShapedType::kDynamic
-    let shape: &[i64] = if length.is_some() { &[dynamic] } else { &[] };
-    // SAFETY: building a type of the context from a live element type.
-    let t =
-        unsafe { mlirMemRefTypeContiguousGet(element, shape.len() as isize, shape.as_ptr(), mlirAttributeGetNull()) };
-    let sizes: Vec<Val> = length.into_iter().collect();
-    alloc_of_type(b, anchor, t, &sizes)
-}
-
-/// `memref.alloc(sizes) : t` (host memory) before `anchor`: `sizes` are the dynamic extents.
-pub(super) fn alloc_of_type(b: &Builder, anchor: Op, t: MlirType, sizes: &[Val]) -> Val {
-    b.put1(
-        anchor,
-        b.op("memref.alloc")
-            .add_operands(&vs(sizes))
-            .add_attributes(&[(
-                Identifier::new(b.context, "operandSegmentSizes"),
-                DenseI32ArrayAttribute::new(b.context, &[sizes.len() as i32, 0]).into(),
-            )])
-            .add_results(&[ty(t)])
-            .build()
-            .expect("valid memref.alloc"),
-    )
-}
-
-fn dealloc(b: &Builder, anchor: Op, buffer: Val) {
-    b.put(anchor, b.op("memref.dealloc").add_operands(&[v(buffer)]).build().expect("valid memref.dealloc"));
-}
-
 /// Whether a one-element buffer can carry a value of type `t` back to the host.
 fn scalar(t: MlirType) -> bool {
     // SAFETY: live type.
@@ -804,37 +710,4 @@ fn scalar(t: MlirType) -> bool {
             || mlirTypeIsAComplex(t)
             || mlirTypeIsAVector(t)
     }
-}
-
-/// `op` and every op nested in it, in pre-order, that satisfy `keep`.
-fn collect(op: Op, keep: impl Fn(Op) -> bool) -> Vec<Op> {
-    let mut out = Vec::new();
-    // SAFETY: a live op of the function being rewritten.
-    let op_ref = unsafe { OperationRef::from_raw(op) };
-    op_ref.walk(melior::ir::operation::WalkOrder::PreOrder, |o| {
-        if keep(o.to_raw()) {
-            out.push(o.to_raw());
-        }
-        melior::ir::operation::WalkResult::Advance
-    });
-    out
-}
-
-/// Whether `value` is defined outside `op` (not by an op in it, not as an argument of one
-/// of its blocks).
-pub(super) fn defined_outside(value: Val, op: Op) -> bool {
-    match ir::defining_op(value) {
-        Some(d) => !ir::is_within(d, op),
-        None => {
-            // SAFETY: a block argument of a live block.
-            let owner = unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(value)) };
-            owner.ptr.is_null() || !ir::is_within(owner, op)
-        }
-    }
-}
-
-/// The value of an integer `arith.constant`, if `v` is one.
-pub(super) fn constant(v: Val) -> Option<i64> {
-    let op = ir::defining_op(v)?;
-    (ir::op_name(op) == "arith.constant").then(|| ir::int_attribute_inherent(op, "value")).flatten()
 }

@@ -35,7 +35,6 @@
 //! the number the record gives. The JIT (`fusion_codegen::jit`) reads both and turns a
 //! fault into an error naming the access, the two threads and the element.
 
-use super::{collect, constant};
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error};
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::{Builder, ty, vs};
@@ -107,7 +106,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOpt
             .and_then(|a| StringAttribute::try_from(a).ok())
             .map(|s| s.value().to_owned())
             .unwrap_or_default();
-        for launch in collect(function, |op| ir::op_name(op) == "gpu.launch") {
+        for launch in ir::collect(function, |op| ir::op_name(op) == "gpu.launch") {
             let location = unsafe { Location::from_raw(ir::location(launch)) };
             let b = Builder { context, location };
             let emulated = emulate(&b, launch).and_then(|emulated| match check {
@@ -131,7 +130,8 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOpt
 /// around them (streams) go. The managed buffers stay distinct from the caller's, so the
 /// copies between them are checked too.
 fn host_memory_on_the_cpu(context: &Context, function: Op) {
-    let ops = collect(function, |op| matches!(ir::op_name(op).as_str(), "gpu.alloc" | "gpu.dealloc" | "gpu.memcpy"));
+    let ops =
+        ir::collect(function, |op| matches!(ir::op_name(op).as_str(), "gpu.alloc" | "gpu.dealloc" | "gpu.memcpy"));
     for op in ops {
         let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
         // Leave out the async dependencies (tokens).
@@ -139,7 +139,7 @@ fn host_memory_on_the_cpu(context: &Context, function: Op) {
         match ir::op_name(op).as_str() {
             "gpu.alloc" => {
                 let t = ir::value_type(ir::results(op)[0]);
-                let alloc = super::alloc_of_type(&b, op, t, &operands);
+                let alloc = crate::parallel_forms::alloc_of_type(&b, op, t, &operands);
                 ir::replace_uses_where(ir::results(op)[0], alloc, |_| true);
             }
             "gpu.dealloc" => {
@@ -217,7 +217,7 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
     if sizes.len() != 6 {
         return Err((launch, "only synchronous launches without a dynamic shared memory size are emulated".into()));
     }
-    if [sizes[1], sizes[2], sizes[4], sizes[5]].iter().any(|s| constant(*s) != Some(1)) {
+    if [sizes[1], sizes[2], sizes[4], sizes[5]].iter().any(|s| ir::int_constant(*s) != Some(1)) {
         return Err((launch, "only one-dimensional grids and blocks (y and z sizes 1) are emulated".into()));
     }
     let body = ir::first_block(ir::region(launch, 0));
@@ -229,7 +229,7 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
     // The gpu.terminator stays behind and goes with the launch.
     let (_, ops) = ops.split_last().expect("a launch body ends in gpu.terminator");
     for op in ops {
-        let nested = collect(*op, |o| !ir::same_op(o, *op) && BLOCK_WIDE.contains(&ir::op_name(o).as_str()));
+        let nested = ir::collect(*op, |o| !ir::same_op(o, *op) && BLOCK_WIDE.contains(&ir::op_name(o).as_str()));
         if let Some(inner) = nested.first() {
             return Err((*inner, "a block-wide operation inside control flow is not emulated".into()));
         }
@@ -251,7 +251,7 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
         .flat_map(|(k, segment)| {
             segment
                 .iter()
-                .flat_map(|op| collect(*op, |o| CHECKED_ACCESSES.contains(&ir::op_name(o).as_str())))
+                .flat_map(|op| ir::collect(*op, |o| CHECKED_ACCESSES.contains(&ir::op_name(o).as_str())))
                 .map(move |access| (access, k))
         })
         .collect();
@@ -303,7 +303,7 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
                     }
                 }
                 spilled.push((value, buffer));
-                super::dealloc(b, ir::next_in_block(block_loop), buffer);
+                crate::parallel_forms::dealloc(b, ir::next_in_block(block_loop), buffer);
             }
         }
     }
@@ -329,7 +329,7 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
 
 /// `memref.alloc(block) : memref<?xT>` before `anchor`.
 fn per_thread_buffer(b: &Builder, anchor: Op, element: MlirType, block: Val) -> Val {
-    super::alloc(b, anchor, element, Some(block))
+    crate::parallel_forms::alloc(b, anchor, element, Some(block))
 }
 
 /// A `gpu.all_reduce` (its region form) → the combination of every thread's operand, in
@@ -400,7 +400,7 @@ fn instrument(b: &Builder, emulated: &Emulated, function: &str, table: &mut Vec<
         if let Some(inside) = inside {
             skip_unless(b, access, inside)?;
         }
-        if !super::defined_outside(buffer, *block_loop) {
+        if !ir::defined_outside(buffer, *block_loop) {
             continue; // private to a thread, or a view made in the kernel: bounds only
         }
         let (writes, reads) = match shadows.iter().find(|(s, _, _)| ir::same_value(*s, buffer)) {
@@ -414,8 +414,8 @@ fn instrument(b: &Builder, emulated: &Emulated, function: &str, table: &mut Vec<
                 let writes = call(b, *block_loop, "__array_gpu_emulation_shadow", &[length], &[vector_i64(b)])[0];
                 let reads = call(b, *block_loop, "__array_gpu_emulation_shadow", &[length], &[vector_i64(b)])[0];
                 let after = ir::next_in_block(*block_loop);
-                super::dealloc(b, after, writes);
-                super::dealloc(b, after, reads);
+                crate::parallel_forms::dealloc(b, after, writes);
+                crate::parallel_forms::dealloc(b, after, reads);
                 shadows.push((buffer, writes, reads));
                 (writes, reads)
             }

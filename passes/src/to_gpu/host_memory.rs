@@ -26,7 +26,6 @@
 //! `array-gpu-emulate` runs this host program on the CPU with the copies as `memref.copy`
 //! between distinct buffers, so a missing copy shows as a wrong result there.
 
-use super::collect;
 use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_error};
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::{Builder, ty, v, vs};
@@ -85,9 +84,9 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, _: &PassOptions) 
 
 fn place(b: &Builder, function: Op, private: &[String]) -> Result<(), (Op, String)> {
     let body = ir::first_block(ir::region(function, 0));
-    let launches = collect(function, |op| ir::op_name(op) == "gpu.launch");
+    let launches = ir::collect(function, |op| ir::op_name(op) == "gpu.launch");
     let on_host = |op: Op| !launches.iter().any(|l| ir::is_within(op, *l));
-    let host_ops = collect(function, |op| !ir::same_op(op, function) && on_host(op));
+    let host_ops = ir::collect(function, |op| !ir::same_op(op, function) && on_host(op));
     let returns: Vec<Op> = host_ops.iter().copied().filter(|op| ir::op_name(*op) == "func.return").collect();
     if returns.len() != 1 || !ir::same_op(ir::terminator(body), returns[0]) {
         return Err((function, "the function must end in its only func.return (structured control flow)".into()));
@@ -264,7 +263,7 @@ fn synchronous(b: &Builder, anchor: Op, name: &str, operands: &[Val]) {
 /// `memref.alloc` (host memory) of `buffer`'s shape and type, before `anchor`.
 fn host_alloc_like(b: &Builder, anchor: Op, buffer: Val) -> Val {
     let sizes = dynamic_sizes(b, anchor, buffer);
-    super::alloc_of_type(b, anchor, ir::value_type(buffer), &sizes)
+    crate::parallel_forms::alloc_of_type(b, anchor, ir::value_type(buffer), &sizes)
 }
 
 /// The memref type of the same shape and element with the identity layout.

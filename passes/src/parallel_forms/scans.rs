@@ -23,23 +23,12 @@
 //! needs phases 1 and 2 only.
 
 use super::accesses::{Accesses, store_buffer, store_indices};
-use super::{
-    Combiner, Shape, alloc, collect, constant, dealloc, defined_outside, one_thread_kernel, parallel_kernel, trip_count,
-};
+use super::{Chunking, Combiner, alloc, dealloc, trip_count};
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::Builder;
 use melior::{dialect::arith, ir::OperationRef};
 use mlir_sys::*;
 use std::collections::HashSet;
-
-/// At most this many chunks: phase 2 combines the partials in one thread, so their number
-/// bounds its sequential work (65536 steps, against the 10^7 of a one-thread scan of
-/// 10^7 elements), while leaving enough chunks to fill a GPU's threads.
-const MAX_CHUNKS: i64 = 65536;
-/// At least this many iterations per chunk: a chunk's two passes over its elements (phases
-/// 1 and 3) amortise its partial; it also makes small inputs span several iterations per
-/// chunk, which the tests then exercise.
-const MIN_CHUNK: i64 = 16;
 
 /// How a carried value is updated in one iteration.
 #[derive(Clone, Copy)]
@@ -71,9 +60,20 @@ struct Analysis {
     writes: bool,
 }
 
-/// Runs `scf.for` `op` as the three phases when [`Analysis::of`] admits it, making the
-/// phases' kernels; or says why not (and changes nothing).
-pub(super) fn three_phase(b: &Builder, op: Op, shape: Shape) -> Result<(), String> {
+/// The loops of the three phases, in order, where `op` stood.
+pub(crate) struct Phases {
+    /// Phase 1, `scf.parallel` over the chunks.
+    pub partials: Op,
+    /// Phase 2, `scf.for` over the chunks.
+    pub offsets: Op,
+    /// Phase 3, `scf.parallel` over the chunks (`op` itself, inside); none when `op`
+    /// stores nothing.
+    pub rescan: Option<Op>,
+}
+
+/// Runs `scf.for` `op` as the three phases when [`Analysis::of`] admits it; or says why
+/// not (and changes nothing).
+pub(crate) fn three_phase(b: &Builder, op: Op, chunking: Chunking) -> Result<Phases, String> {
     let analysis = Analysis::of(op)?;
     let operands = ir::operands(op);
     let (lower, upper, step, inits) = (operands[0], operands[1], operands[2], operands[3..].to_vec());
@@ -81,8 +81,8 @@ pub(super) fn three_phase(b: &Builder, op: Op, shape: Shape) -> Result<(), Strin
 
     // The chunks: `chunk` iterations each (the last may have fewer), `chunks` of them.
     let trips = trip_count(b, op, [lower, upper, step]);
-    let most = b.constant_index(op, MAX_CHUNKS);
-    let least = b.constant_index(op, MIN_CHUNK);
+    let most = b.constant_index(op, chunking.max_chunks);
+    let least = b.constant_index(op, chunking.min_chunk);
     let chunk = ceil_div(b, op, trips, most);
     let chunk = b.binary(op, arith::maxui, chunk, least);
     let chunks = ceil_div(b, op, trips, chunk);
@@ -112,7 +112,7 @@ pub(super) fn three_phase(b: &Builder, op: Op, shape: Shape) -> Result<(), Strin
     let mut copy_operands = vec![first, last, step];
     copy_operands.extend_from_slice(&identities);
     ir::set_operands(copy, &copy_operands);
-    for store in collect(copy, |o| ir::op_name(o) == "memref.store") {
+    for store in ir::collect(copy, |o| ir::op_name(o) == "memref.store") {
         // SAFETY: a store has no results.
         unsafe { ir::erase(store) };
     }
@@ -152,12 +152,7 @@ pub(super) fn three_phase(b: &Builder, op: Op, shape: Shape) -> Result<(), Strin
         // SAFETY: its results were replaced by the totals.
         unsafe { ir::erase(op) };
     }
-    parallel_kernel(b, phase1, shape);
-    one_thread_kernel(b, phase2);
-    if let Some(phase3) = phase3 {
-        parallel_kernel(b, phase3, shape);
-    }
-    Ok(())
+    Ok(Phases { partials: phase1, offsets: phase2, rescan: phase3 })
 }
 
 fn ceil_div(b: &Builder, anchor: Op, n: Val, d: Val) -> Val {
@@ -245,7 +240,7 @@ fn tainted(carried: &[Val], ops: &[Op]) -> HashSet<usize> {
     loop {
         let before = tainted.len();
         for op in ops {
-            let uses_tainted = collect(*op, |_| true)
+            let uses_tainted = ir::collect(*op, |_| true)
                 .into_iter()
                 .any(|inner| ir::operands(inner).iter().any(|v| tainted.contains(&(v.ptr as usize))));
             if uses_tainted {
@@ -331,7 +326,7 @@ fn position_of(
         let inside_kept = ir::region_blocks(ir::region(if_op, kept_region))
             .into_iter()
             .any(|block| ir::block_ops(block).into_iter().any(|o| ir::is_within(store, o)));
-        return (adds(j) && constant(x) == Some(1) && inside_kept).then_some(Position::Carried(j));
+        return (adds(j) && ir::int_constant(x) == Some(1) && inside_kept).then_some(Position::Carried(j));
     }
     let sum = ir::defining_op(index).filter(|d| ir::op_name(*d) == "arith.addi")?;
     let (j, t) = match ir::operands(sum)[..] {
@@ -353,11 +348,11 @@ fn position_of(
         && ir::is_within(inner, op)
         && ir::is_within(store, inner)
         && ir::same_value(ir::block_arguments(ir::first_block(ir::region(inner, 0)))[0], t)
-        && constant(ir::operands(inner)[0]) == Some(0)
-        && constant(ir::operands(inner)[2]) == Some(1)
+        && ir::int_constant(ir::operands(inner)[0]) == Some(0)
+        && ir::int_constant(ir::operands(inner)[2]) == Some(1)
         && (ir::same_value(ir::operands(inner)[1], x)
-            || constant(ir::operands(inner)[1]).is_some_and(|u| constant(x) == Some(u)))
-        && defined_outside(x, inner);
+            || ir::int_constant(ir::operands(inner)[1]).is_some_and(|u| ir::int_constant(x) == Some(u)))
+        && ir::defined_outside(x, inner);
     (adds(j) && over_segment && non_negative(x)).then_some(Position::Segment(j))
 }
 
@@ -372,17 +367,17 @@ fn injective_in(index: Val, iv: Val, op: Op) -> bool {
     let operands = ir::operands(d);
     (name == "arith.addi" || name == "arith.subi")
         && operands.len() == 2
-        && ((ir::same_value(operands[0], iv) && defined_outside(operands[1], op))
-            || (ir::same_value(operands[1], iv) && defined_outside(operands[0], op)))
+        && ((ir::same_value(operands[0], iv) && ir::defined_outside(operands[1], op))
+            || (ir::same_value(operands[1], iv) && ir::defined_outside(operands[0], op)))
 }
 
 /// Whether `v` is provably at least 0 (as a signed integer): a constant that is, or
 /// `max(_, c)` with such a constant `c` (`arith.maxsi`).
 fn non_negative(v: Val) -> bool {
-    if constant(v).is_some_and(|c| c >= 0) {
+    if ir::int_constant(v).is_some_and(|c| c >= 0) {
         return true;
     }
     ir::defining_op(v).is_some_and(|d| {
-        ir::op_name(d) == "arith.maxsi" && ir::operands(d).iter().any(|o| constant(*o).is_some_and(|c| c >= 0))
+        ir::op_name(d) == "arith.maxsi" && ir::operands(d).iter().any(|o| ir::int_constant(*o).is_some_and(|c| c >= 0))
     })
 }

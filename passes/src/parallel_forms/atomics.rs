@@ -17,7 +17,6 @@
 //! `array-gpu-kernels` reports).
 
 use super::accesses::{Accesses, load_indices, store_indices};
-use super::defined_outside;
 use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::{Builder, ty, vs};
 use melior::ir::{Identifier, attribute::IntegerAttribute, r#type::IntegerType};
@@ -74,7 +73,7 @@ fn atomic_kind(combine: &str) -> Option<AtomicKind> {
 /// Rewrites the `scf.for` nest `op` as an `scf.parallel` whose read-modify-writes are
 /// `memref.atomic_rmw`s, when its iterations interact only through such updates; returns
 /// the new loop, or why not (and changes nothing).
-pub(super) fn parallel_updates(b: &Builder, op: Op) -> Result<Op, String> {
+pub(crate) fn parallel_updates(b: &Builder, op: Op) -> Result<Op, String> {
     let nest = Nest::of(op)?;
     let updates = nest.independent()?;
     if updates.is_empty() {
@@ -138,7 +137,7 @@ impl Nest {
             // The bounds of every loop are computed outside the nest (an inner loop whose
             // bounds depend on an outer index is not a rectangular iteration space, which
             // `scf.parallel` requires).
-            if !operands.iter().all(|o| defined_outside(*o, op)) {
+            if !operands.iter().all(|o| ir::defined_outside(*o, op)) {
                 return Err("an inner loop's bounds depend on an outer loop".into());
             }
             let body = ir::first_block(ir::region(current, 0));

@@ -2,7 +2,6 @@
 //! parallel (`atomics`, `scans`): which ops it has, what it loads and stores, and whether
 //! a buffer it stores to can be reasoned about on its own.
 
-use super::collect;
 use crate::ir::{self, Op, Val};
 use mlir_sys::*;
 
@@ -18,7 +17,7 @@ impl Accesses {
     pub fn of(body: MlirBlock) -> Result<Accesses, String> {
         let mut ops = Vec::new();
         for top in ir::block_ops(body) {
-            ops.extend(collect(top, |_| true));
+            ops.extend(ir::collect(top, |_| true));
         }
         if let Some(other) = ops.iter().find(|o| !allowed(**o)) {
             return Err(format!("its body has '{}'", ir::op_name(*other)));

@@ -1,0 +1,162 @@
+// Parallel forms on the CPU (`array-parallel-forms`, which the OpenMP pipeline runs before
+// `convert-scf-to-openmp`): the sequential loops of array-to-loops that carry a
+// regroupable combine (an integer scan, a filter's compaction, an expand's placement, a
+// float scan whose combine allows `reassoc`) become three phases over chunks (two
+// `scf.parallel` loops around an `scf.for` over the chunks); a scatter whose combine is
+// commutative becomes an `scf.parallel` of `memref.atomic_rmw`. A loop without a parallel
+// form stays sequential, with a remark naming the condition it broke. The sequential
+// pipelines keep the sequential forms: the reference the runs below compare with.
+//
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms))' 2>/dev/null | FileCheck %s
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=0 | FileCheck %s --check-prefix=RESULT
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=1 | FileCheck %s --check-prefix=RESULT
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=1000 --seed=5 | FileCheck %s --check-prefix=RESULT
+// RUN: env OMP_NUM_THREADS=3 fuse-opt %s --run --check --openmp --size=100000 --seed=6 | FileCheck %s --check-prefix=RESULT
+// RUN: fuse-opt %s --emit-llvm=%t.ll --openmp && FileCheck %s --check-prefix=OMP < %t.ll
+
+// RESULT-DAG: @prefix_sums: match (interpreter, unfused, fused)
+// RESULT-DAG: @positives: match (interpreter, unfused, fused)
+// RESULT-DAG: @histogram: match (interpreter, unfused, fused)
+// RESULT-DAG: @running_sum_reassoc: match (interpreter, unfused, fused)
+// RESULT-DAG: @running_sum_in_order: match (interpreter, unfused, fused)
+// RESULT-DAG: @repeat_each: match (interpreter, unfused, fused)
+// OMP: call void {{.*}}@__kmpc_fork_call(
+// OMP: atomicrmw add ptr
+
+// An integer scan: partials, their exclusive scan, the chunks rerun with their stores.
+// REMARK: remark: array-parallel-forms: 1 scans (three parallel phases each), 0 scatters with atomic updates, 0 loops stay sequential
+// CHECK-LABEL: func.func @prefix_sums(
+// CHECK:         %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK:         %[[P:.*]] = memref.alloc(%[[C:.*]]) : memref<?xi64>
+// CHECK:         scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[C]])
+// CHECK:           scf.for
+// CHECK-NOT:         memref.store
+// CHECK:             arith.addi
+// CHECK:           memref.store %{{.*}}, %[[P]][%[[I]]]
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C]]
+// CHECK:         scf.parallel (%[[J:.*]]) = (%{{.*}}) to (%[[C]])
+// CHECK:           %[[OFFSET:.*]] = memref.load %[[P]][%[[J]]]
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[OFFSET]])
+// CHECK:             memref.store %{{.*}}, %[[OUT]]
+// CHECK:         memref.dealloc %[[P]]
+func.func @prefix_sums(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %z = arith.constant 0 : i64
+  %r = array.scan left inclusive %xs init(%z : i64) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  return %r : tensor<?xi64>
+}
+
+// A filter: the count of kept elements is the scanned value, the position of each kept one.
+// REMARK: remark: array-parallel-forms: 1 scans (three parallel phases each), 0 scatters with atomic updates, 0 loops stay sequential
+// CHECK-LABEL: func.func @positives(
+// CHECK:         scf.parallel
+// CHECK:         scf.for
+// CHECK:         scf.parallel
+// CHECK:           scf.if
+// CHECK:             memref.store
+func.func @positives(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %r = array.filter %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %zero = arith.constant 0 : i64
+    %keep = arith.cmpi sgt, %x, %zero : i64
+    array.yield %keep : i1
+  }
+  return %r : tensor<?xi64>
+}
+
+// A histogram: every element adds itself to bin x mod n; the bins are in range for any x.
+// REMARK: remark: array-parallel-forms: 0 scans (three parallel phases each), 1 scatters with atomic updates, 0 loops stay sequential
+// CHECK-LABEL: func.func @histogram(
+// CHECK:         scf.parallel
+// CHECK:           memref.atomic_rmw addi
+// CHECK-NOT:     memref.store
+// CHECK:         return
+func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %n = array.size %xs : tensor<?xi64>
+  %zeros = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %z = arith.constant 0 : i64
+    array.yield %z : i64
+  }
+  %bins = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %m = array.size %xs : tensor<?xi64>
+    %mi = arith.index_cast %m : index to i64
+    %b = arith.remui %x, %mi : i64
+    array.yield %b : i64
+  }
+  %h = array.scatter %zeros[%bins], %xs : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %s = arith.addi %old, %new : i64
+    array.yield %s : i64
+  }
+  return %h : tensor<?xi64>
+}
+
+// A float scan whose combine allows regrouping: three phases.
+// REMARK: remark: array-parallel-forms: 1 scans (three parallel phases each), 0 scatters with atomic updates, 0 loops stay sequential
+// CHECK-LABEL: func.func @running_sum_reassoc(
+// CHECK:         scf.parallel
+// CHECK:         scf.for
+// CHECK:         scf.parallel
+func.func @running_sum_reassoc(%xs: tensor<?xf64>) -> tensor<?xf64> {
+  %z = arith.constant 0.0 : f64
+  %r = array.scan left inclusive %xs init(%z : f64) : tensor<?xf64> -> tensor<?xf64> {
+  ^bb0(%a: f64, %x: f64):
+    %s = arith.addf %a, %x fastmath<reassoc> : f64
+    array.yield %s : f64
+  }
+  return %r : tensor<?xf64>
+}
+
+// The same scan without the permission: it stays in order, and the remark says why.
+// REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
+// REMARK: remark: array-parallel-forms: 0 scans (three parallel phases each), 0 scatters with atomic updates, 1 loops stay sequential
+// CHECK-LABEL: func.func @running_sum_in_order(
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for
+// CHECK-NOT:     scf.parallel
+// CHECK:         return
+func.func @running_sum_in_order(%xs: tensor<?xf64>) -> tensor<?xf64> {
+  %z = arith.constant 0.0 : f64
+  %r = array.scan left inclusive %xs init(%z : f64) : tensor<?xf64> -> tensor<?xf64> {
+  ^bb0(%a: f64, %x: f64):
+    %s = arith.addf %a, %x : f64
+    array.yield %s : f64
+  }
+  return %r : tensor<?xf64>
+}
+
+// An expand (seed 004): the sum of the counts (the total length) is the first two
+// phases (it stores nothing); the placement of the segments, each at the running offset,
+// is three phases.
+// REMARK: remark: array-parallel-forms: 2 scans (three parallel phases each), 0 scatters with atomic updates, 0 loops stay sequential
+// CHECK-LABEL: func.func @repeat_each(
+// CHECK:         scf.parallel
+// CHECK:         scf.for
+// CHECK:         memref.alloc
+// CHECK:         scf.parallel
+// CHECK:         scf.for
+// CHECK:         scf.parallel
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               memref.store
+func.func @repeat_each(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %e = array.expand %xs : tensor<?xi64> -> tensor<?xi64> count {
+  ^bb0(%a: i64):
+    %c3 = arith.constant 3 : i64
+    %r = arith.remui %a, %c3 : i64
+    %n = arith.index_cast %r : i64 to index
+    array.yield %n : index
+  } get {
+  ^bb0(%a: i64, %i: index):
+    %ii = arith.index_cast %i : index to i64
+    %y = arith.addi %a, %ii : i64
+    array.yield %y : i64
+  }
+  return %e : tensor<?xi64>
+}

@@ -1,0 +1,276 @@
+//! Parallel forms of the sequential loop nests of `array-to-loops`, once bufferized, and
+//! the CPU pass `array-parallel-forms` that uses them (`array-gpu-kernels` uses them too,
+//! making each parallel loop a kernel).
+//!
+//! `array-to-loops` lowers the combinators that carry a value from one element to the
+//! next as sequential `scf.for` loops: scans (seed 000 §2), a filter's compaction (seed
+//! 001 §1.3), an expand's placement of its segments (seed 004 §1) and scatters (seed 000
+//! §2; sequential because two sources may target one element). Two of these shapes have
+//! a parallel form that computes the same values:
+//!
+//! * [`scans::three_phase`]: a loop whose carried values are updated by a regroupable
+//!   (associative) combine → three phases over chunks of iterations: the chunks'
+//!   partials (`scf.parallel`), their exclusive scan (`scf.for` over the chunks), each
+//!   chunk rerun from its offset with its stores (`scf.parallel`);
+//! * [`atomics::parallel_updates`]: a scatter nest whose combine is commutative and
+//!   associative → one `scf.parallel` of `memref.atomic_rmw` updates.
+//!
+//! Each states the conditions under which the parallel form is exact, and refuses (with
+//! the reason, changing nothing) any loop that breaks one. Folds need no rewrite here:
+//! `array-to-loops` already makes a fold whose combine may be regrouped an `scf.parallel`
+//! with `scf.reduce`.
+//!
+//! `array-parallel-forms` applies both to every `scf.for` of a function that no
+//! `scf.parallel` encloses, outermost first (a loop that has no parallel form is searched
+//! for inner loops that do), so that `convert-scf-to-openmp` then runs every phase on all
+//! threads (`fusion_codegen`'s OpenMP pipeline runs it just before). Loops that stay
+//! sequential are reported, one remark each with the condition they broke, and a summary
+//! remark per function counts every kind. On one thread the phases read their input
+//! twice, so the sequential pipelines leave the loops as they are: they are the reference
+//! forms the tests compare with.
+
+mod accesses;
+pub(crate) mod atomics;
+pub(crate) mod scans;
+
+use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_remark};
+use crate::ir::{self, Op, Val};
+use crate::to_loops::builder::{Builder, ty, v, vs};
+use melior::{
+    Context,
+    dialect::arith,
+    ir::{
+        Attribute, Identifier, Location, OperationRef,
+        attribute::{DenseI32ArrayAttribute, FloatAttribute, IntegerAttribute},
+        operation::OperationLike,
+    },
+};
+use mlir_sys::*;
+
+pub static DEFINITION: PassDefinition = PassDefinition {
+    argument: "array-parallel-forms",
+    description: "Run the bufferized sequential loops of array-to-loops that have a parallel form in parallel on the CPU: loops carrying a regroupable combine (scans, filter compaction, expand placement) as three scf.parallel phases over chunks, commutative scatters as scf.parallel with memref.atomic_rmw; every loop that stays sequential is reported",
+    anchor: Some("func.func"),
+    dependent_dialects: &[mlirGetDialectHandle__arith__, mlirGetDialectHandle__memref__, mlirGetDialectHandle__scf__],
+    options: &[
+        PassOption {
+            name: "max-chunks",
+            description: "Most chunks of a three-phase scan (their exclusive scan runs sequentially)",
+            default: || CPU_CHUNKING.max_chunks.to_string(),
+        },
+        PassOption {
+            name: "min-chunk",
+            description: "Fewest iterations per chunk of a three-phase scan",
+            default: || CPU_CHUNKING.min_chunk.to_string(),
+        },
+    ],
+    state: None,
+    run,
+};
+
+/// How a three-phase scan divides its iterations: `ceil(trips / max_chunks)` iterations
+/// per chunk, but at least `min_chunk` (the last chunk may have fewer).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Chunking {
+    pub max_chunks: i64,
+    pub min_chunk: i64,
+}
+
+/// The CPU's default: a thread runs whole chunks, so a few per thread balance the work
+/// (OpenMP's static schedule hands each thread a contiguous run of them), and 1024 of
+/// them keep the sequential phase (one step per chunk) negligible next to 10^5 or more
+/// elements. The small least chunk makes inputs of a few hundred elements span many
+/// chunks, which the tests exercise.
+pub(crate) const CPU_CHUNKING: Chunking = Chunking { max_chunks: 1024, min_chunk: 16 };
+
+/// What became of the sequential loops of one function (the summary remark).
+#[derive(Default)]
+struct Counts {
+    scans: usize,
+    atomic: usize,
+    sequential: usize,
+}
+
+fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassOptions) -> Result<(), PassFailed> {
+    let number = |name: &str| -> Result<i64, PassFailed> {
+        options.get(name).trim().parse::<i64>().ok().filter(|n| (1..=i32::MAX as i64).contains(n)).ok_or_else(|| {
+            emit_error(
+                function.location(),
+                &format!("array-parallel-forms: {name} must be a positive integer, not '{}'", options.get(name)),
+            );
+            PassFailed
+        })
+    };
+    let chunking = Chunking { max_chunks: number("max-chunks")?, min_chunk: number("min-chunk")? };
+    let function = function.to_raw();
+    let mut counts = Counts::default();
+    convert_block(context, ir::first_block(ir::region(function, 0)), chunking, &mut counts);
+    // SAFETY: the location of a live op.
+    let location = unsafe { Location::from_raw(ir::location(function)) };
+    emit_remark(
+        location,
+        &format!(
+            "array-parallel-forms: {} scans (three parallel phases each), {} scatters with atomic updates, {} loops stay sequential",
+            counts.scans, counts.atomic, counts.sequential
+        ),
+    );
+    Ok(())
+}
+
+/// Gives every `scf.for` of `block` not enclosed by an `scf.parallel` its parallel form
+/// where it has one; looks inside the others, and inside other region ops.
+fn convert_block(context: &Context, block: MlirBlock, chunking: Chunking, counts: &mut Counts) {
+    for op in ir::block_ops(block) {
+        let name = ir::op_name(op);
+        if name == "scf.parallel" {
+            // Already parallel; the loops inside run within one of its iterations.
+            continue;
+        }
+        if name == "scf.for" {
+            // SAFETY: the location of a live op.
+            let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+            let refusal = if ir::results(op).is_empty() {
+                match atomics::parallel_updates(&b, op) {
+                    Ok(_) => {
+                        counts.atomic += 1;
+                        continue;
+                    }
+                    Err(why) => why,
+                }
+            } else {
+                match scans::three_phase(&b, op, chunking) {
+                    Ok(_) => {
+                        counts.scans += 1;
+                        continue;
+                    }
+                    Err(why) => why,
+                }
+            };
+            let before = counts.scans + counts.atomic;
+            convert_regions(context, op, chunking, counts);
+            let inner_parallel = counts.scans + counts.atomic > before
+                || !ir::collect(op, |o| !ir::same_op(o, op) && ir::op_name(o) == "scf.parallel").is_empty();
+            if !inner_parallel {
+                emit_remark(b.location, &format!("array-parallel-forms: 'scf.for' stays sequential: {refusal}"));
+                counts.sequential += 1;
+            }
+            continue;
+        }
+        convert_regions(context, op, chunking, counts);
+    }
+}
+
+fn convert_regions(context: &Context, op: Op, chunking: Chunking, counts: &mut Counts) {
+    for r in 0..ir::region_count(op) {
+        for inner in ir::region_blocks(ir::region(op, r as isize)) {
+            convert_block(context, inner, chunking, counts);
+        }
+    }
+}
+
+// --- Combines --------------------------------------------------------------------------
+
+/// An associative, commutative `arith` op combining two partial values, with an
+/// identity, so that threads without elements contribute nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Combiner {
+    pub(crate) op: &'static str,
+}
+
+/// The float combines the parallel forms know besides the integer ones of
+/// [`array_dialect::view::INTEGER_REGROUPABLE`] (each has an identity, see
+/// [`Combiner::identity`]).
+pub(crate) const FLOAT_COMBINERS: &[&str] =
+    &["arith.addf", "arith.mulf", "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"];
+
+impl Combiner {
+    /// `lhs op rhs`, before `anchor`.
+    pub(crate) fn apply(&self, b: &Builder, anchor: Op, lhs: Val, rhs: Val) -> Val {
+        b.put1(
+            anchor,
+            b.op(self.op)
+                .add_operands(&[v(lhs), v(rhs)])
+                .add_results(&[ty(ir::value_type(lhs))])
+                .build()
+                .expect("valid combine"),
+        )
+    }
+
+    /// The identity of the combine on `t`, a constant before `anchor`. Proofs: x+0 = x,
+    /// x·1 = x, x & ~0 = x, x | 0 = x ^ 0 = x, max(x, MIN) = x, min(x, MAX) = x (signed
+    /// and unsigned bounds of the width), -0.0 + x = x for every float x (also +0.0 and
+    /// NaN), maximumf(x, -inf) = x, minimumf(x, +inf) = x, maxnumf/minnumf(x, NaN) = x.
+    pub(crate) fn identity(&self, b: &Builder, anchor: Op, t: MlirType) -> Val {
+        // SAFETY: live type, checked before reading.
+        let width = unsafe {
+            if mlirTypeIsAIndex(t) {
+                64
+            } else if mlirTypeIsAInteger(t) {
+                mlirIntegerTypeGetWidth(t)
+            } else {
+                0
+            }
+        };
+        let int = |value: i64| -> Attribute { IntegerAttribute::new(ty(t), value).into() };
+        let float = |value: f64| -> Attribute { FloatAttribute::new(b.context, ty(t), value).into() };
+        let signed_min = if width >= 64 { i64::MIN } else { -(1i64 << (width.max(1) - 1)) };
+        let attribute = match self.op {
+            "arith.addi" | "arith.ori" | "arith.xori" | "arith.maxui" => int(0),
+            "arith.muli" => int(1),
+            "arith.andi" | "arith.minui" => int(-1),
+            "arith.maxsi" => int(signed_min),
+            "arith.minsi" => int(!signed_min),
+            "arith.addf" => float(-0.0),
+            "arith.mulf" => float(1.0),
+            "arith.maximumf" => float(f64::NEG_INFINITY),
+            "arith.minimumf" => float(f64::INFINITY),
+            _ => float(f64::NAN), // maxnumf, minnumf
+        };
+        b.put1(anchor, arith::constant(b.context, attribute, b.location))
+    }
+}
+
+// --- Small IR helpers -------------------------------------------------------------
+
+/// `memref.alloc` of a vector of `length` elements of `element`, or of a rank-0 buffer.
+pub(crate) fn alloc(b: &Builder, anchor: Op, element: MlirType, length: Option<Val>) -> Val {
+    let dynamic = i64::MIN; // ShapedType::kDynamic
+    let shape: &[i64] = if length.is_some() { &[dynamic] } else { &[] };
+    // SAFETY: building a type of the context from a live element type.
+    let t =
+        unsafe { mlirMemRefTypeContiguousGet(element, shape.len() as isize, shape.as_ptr(), mlirAttributeGetNull()) };
+    let sizes: Vec<Val> = length.into_iter().collect();
+    alloc_of_type(b, anchor, t, &sizes)
+}
+
+/// `memref.alloc(sizes) : t` (host memory) before `anchor`: `sizes` are the dynamic extents.
+pub(crate) fn alloc_of_type(b: &Builder, anchor: Op, t: MlirType, sizes: &[Val]) -> Val {
+    b.put1(
+        anchor,
+        b.op("memref.alloc")
+            .add_operands(&vs(sizes))
+            .add_attributes(&[(
+                Identifier::new(b.context, "operandSegmentSizes"),
+                DenseI32ArrayAttribute::new(b.context, &[sizes.len() as i32, 0]).into(),
+            )])
+            .add_results(&[ty(t)])
+            .build()
+            .expect("valid memref.alloc"),
+    )
+}
+
+pub(crate) fn dealloc(b: &Builder, anchor: Op, buffer: Val) {
+    b.put(anchor, b.op("memref.dealloc").add_operands(&[v(buffer)]).build().expect("valid memref.dealloc"));
+}
+
+/// The number of iterations of a loop over `lower..upper` by `step` (positive, as
+/// `scf.for`'s and `scf.parallel`'s steps are): max(upper - lower, 0) ceildiv step.
+pub(crate) fn trip_count(b: &Builder, anchor: Op, [lower, upper, step]: [Val; 3]) -> Val {
+    let zero = b.constant_index(anchor, 0);
+    let one = b.constant_index(anchor, 1);
+    let span = b.binary(anchor, arith::subi, upper, lower);
+    let span = b.binary(anchor, arith::maxsi, span, zero);
+    let rounded = b.binary(anchor, arith::addi, span, step);
+    let rounded = b.binary(anchor, arith::subi, rounded, one);
+    b.binary(anchor, arith::divui, rounded, step)
+}
