@@ -22,14 +22,14 @@
 // RUN: fuse-opt %s --run --check --size=1000 --seed=5 --gpu-sim | FileCheck %s --check-prefix=SIM
 // RUN: not fuse-opt %s --emit-gpu=%t --gpu-target=nvptx:90 2>&1 | FileCheck %s --check-prefix=BAD
 
-// REMARK: remark: array-gpu-kernels: 2 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 0 one-thread kernels
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 1 reductions (two kernels each), 0 scans (three phases each), 0 one-thread kernels
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 2 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each, 0 with a fourth folding scanned values), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 1 reductions (two kernels each), 0 scans (three phases each, 0 with a fourth folding scanned values), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each, 0 with a fourth folding scanned values), 0 one-thread kernels
 // REMARK: kernels.mlir:{{[0-9]+}}:8: remark: array-gpu-kernels: 'scf.for' runs as one GPU thread (sequential form)
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 1 one-thread kernels
-// REMARK: remark: array-gpu-kernels: 2 parallel kernels (1 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each, 0 with a fourth folding scanned values), 1 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 2 parallel kernels (1 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each, 0 with a fourth folding scanned values), 0 one-thread kernels
 // REMARK: kernels.mlir:{{[0-9]+}}:8: remark: array-gpu-kernels: 'scf.for' runs as one GPU thread (sequential form)
-// REMARK: remark: array-gpu-kernels: 1 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 1 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 1 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each, 0 with a fourth folding scanned values), 1 one-thread kernels
 
 // The kernels emulated on the CPU (array-gpu-emulate) agree with the interpreter; the
 // sum starts from 7, not from its identity, so dropping the initial value would show.

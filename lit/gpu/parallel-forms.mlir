@@ -8,7 +8,7 @@
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-gpu-kernels))' 2>/dev/null | FileCheck %s
 
 // A filter's compaction: position acc, inside the branch that adds 1.
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each, 0 with a fourth folding scanned values), 0 one-thread kernels
 // CHECK-LABEL: func.func @compaction(
 // CHECK-COUNT-3: gpu.launch
 // CHECK-NOT:     gpu.launch
@@ -35,7 +35,7 @@ func.func @compaction(%xs: memref<?xi64>) -> (memref<?xi64>, index) {
 }
 
 // A right scan stores at n-1-k: one position per iteration.
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each, 0 with a fourth folding scanned values), 0 one-thread kernels
 // CHECK-LABEL: func.func @right_scan(
 // CHECK-COUNT-3: gpu.launch
 // CHECK-NOT:     gpu.launch
@@ -82,7 +82,7 @@ func.func @segment_of_any_length(%sizes: memref<?xindex>, %total: index) -> memr
 }
 
 // The same with the length clamped at 0 (as array-to-loops writes an expand): three phases.
-// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each, 0 with a fourth folding scanned values), 0 one-thread kernels
 // CHECK-LABEL: func.func @segment_of_clamped_length(
 // CHECK-COUNT-3: gpu.launch
 // CHECK-NOT:     gpu.launch
@@ -197,7 +197,7 @@ func.func @strict_float_sum(%xs: memref<?xf32>) -> f32 {
 }
 
 // A scatter of maxima (f32, a compare-and-swap loop on NVIDIA GPUs): atomic updates.
-// REMARK: remark: array-gpu-kernels: 1 parallel kernels (1 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each), 0 one-thread kernels
+// REMARK: remark: array-gpu-kernels: 1 parallel kernels (1 with atomic updates), 0 reductions (two kernels each), 0 scans (three phases each, 0 with a fourth folding scanned values), 0 one-thread kernels
 // CHECK-LABEL: func.func @scatter_max(
 // CHECK:         gpu.launch
 // CHECK:           memref.atomic_rmw maximumf
@@ -291,4 +291,26 @@ func.func @both_ends(%xs: memref<?xi64>) -> memref<?xi64> {
     scf.yield %s : i64
   }
   return %out : memref<?xi64>
+}
+
+// A fold of a scan (the sum of the prefix sums): the fold reads the scanned value and
+// nothing reads the fold, so it is folded per chunk in phase 3, from the identity, and a
+// fourth kernel (one thread) combines the chunks' folds in order.
+// REMARK: remark: array-gpu-kernels: 0 parallel kernels (0 with atomic updates), 0 reductions (two kernels each), 1 scans (three phases each, 1 with a fourth folding scanned values), 0 one-thread kernels
+// CHECK-LABEL: func.func @sum_of_prefix_sums(
+// CHECK-COUNT-4: gpu.launch
+// CHECK-NOT:     gpu.launch
+// CHECK:         return
+func.func @sum_of_prefix_sums(%xs: memref<?xi64>) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i64
+  %n = memref.dim %xs, %c0 : memref<?xi64>
+  %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%p = %zero, %t = %zero) -> (i64, i64) {
+    %x = memref.load %xs[%k] : memref<?xi64>
+    %p2 = arith.addi %p, %x : i64
+    %t2 = arith.addi %t, %p2 : i64
+    scf.yield %p2, %t2 : i64, i64
+  }
+  return %r#1 : i64
 }

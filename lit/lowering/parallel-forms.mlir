@@ -21,11 +21,13 @@
 // RESULT-DAG: @running_sum_reassoc: match (interpreter, unfused, fused)
 // RESULT-DAG: @running_sum_in_order: match (interpreter, unfused, fused)
 // RESULT-DAG: @repeat_each: match (interpreter, unfused, fused)
+// RESULT-DAG: @sum_of_prefix_sums: match (interpreter, unfused, fused)
+// RESULT-DAG: @prefix_sums_twice: match (interpreter, unfused, fused)
 // OMP: call void {{.*}}@__kmpc_fork_call(
 // OMP: atomicrmw add ptr
 
 // An integer scan: partials, their exclusive scan, the chunks rerun with their stores.
-// REMARK: remark: array-parallel-forms: 1 scans (three parallel phases each), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @prefix_sums(
 // CHECK:         %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
 // CHECK:         %[[P:.*]] = memref.alloc(%[[C:.*]]) : memref<?xi64>
@@ -51,7 +53,7 @@ func.func @prefix_sums(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A filter: the count of kept elements is the scanned value, the position of each kept one.
-// REMARK: remark: array-parallel-forms: 1 scans (three parallel phases each), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @positives(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -69,7 +71,7 @@ func.func @positives(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A histogram: every element adds itself to bin x mod n; the bins are in range for any x.
-// REMARK: remark: array-parallel-forms: 0 scans (three parallel phases each), 1 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @histogram(
 // CHECK:         scf.parallel
 // CHECK:           memref.atomic_rmw addi
@@ -98,7 +100,7 @@ func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A float scan whose combine allows regrouping: three phases.
-// REMARK: remark: array-parallel-forms: 1 scans (three parallel phases each), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @running_sum_reassoc(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -115,7 +117,7 @@ func.func @running_sum_reassoc(%xs: tensor<?xf64>) -> tensor<?xf64> {
 
 // The same scan without the permission: it stays in order, and the remark says why.
 // REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
-// REMARK: remark: array-parallel-forms: 0 scans (three parallel phases each), 0 scatters with atomic updates, 1 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 1 loops stay sequential
 // CHECK-LABEL: func.func @running_sum_in_order(
 // CHECK-NOT:     scf.parallel
 // CHECK:         scf.for
@@ -134,7 +136,7 @@ func.func @running_sum_in_order(%xs: tensor<?xf64>) -> tensor<?xf64> {
 // An expand (seed 004): the sum of the counts (the total length) is the first two
 // phases (it stores nothing); the placement of the segments, each at the running offset,
 // is three phases.
-// REMARK: remark: array-parallel-forms: 2 scans (three parallel phases each), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 2 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @repeat_each(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -159,4 +161,57 @@ func.func @repeat_each(%xs: tensor<?xi64>) -> tensor<?xi64> {
     array.yield %y : i64
   }
   return %e : tensor<?xi64>
+}
+
+// A fold of a scan in one loop (seed 002's normalise2): the sum of the prefix sums
+// depends on the scanned value, so it cannot be a partial from the identity in phase 1.
+// It is only folded (read by nothing else), so phase 3, where every chunk starts from its
+// exact prefix, folds each chunk from the identity, and a fourth loop combines the
+// chunks' folds in order.
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 1 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
+// CHECK-LABEL: func.func @sum_of_prefix_sums(
+// CHECK:         scf.parallel
+// CHECK:         scf.for
+// CHECK:         scf.parallel
+// CHECK:           %[[R:.*]]:2 = scf.for
+// CHECK:           memref.store %[[R]]#1, %[[FOLDS:.*]][
+// CHECK:         scf.for {{.*}} iter_args
+// CHECK:           memref.load %[[FOLDS]]
+// CHECK:           arith.addi
+func.func @sum_of_prefix_sums(%xs: tensor<?xi64>) -> tensor<i64> {
+  %z = arith.constant 0 : i64
+  %p = array.scan left inclusive %xs init(%z : i64) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  %t = array.fold %p init(%z : i64) : tensor<?xi64> -> tensor<i64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  return %t : tensor<i64>
+}
+
+// A scan of a scan in one loop: the second scan's values are stored, so they need the
+// exact prefix of the first in every chunk and their own; no phase gives both, and the
+// loop stays sequential.
+// REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine with a value independent of the carried ones (or is not a fold of such values)
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 1 loops stay sequential
+// CHECK-LABEL: func.func @prefix_sums_twice(
+// CHECK-NOT:     scf.parallel
+// CHECK:         return
+func.func @prefix_sums_twice(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %z = arith.constant 0 : i64
+  %p = array.scan left inclusive %xs init(%z : i64) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  %q = array.scan left inclusive %p init(%z : i64) : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%a: i64, %x: i64):
+    %s = arith.addi %a, %x : i64
+    array.yield %s : i64
+  }
+  return %q : tensor<?xi64>
 }

@@ -11,7 +11,8 @@
 //! * [`scans::three_phase`]: a loop whose carried values are updated by a regroupable
 //!   (associative) combine → three phases over chunks of iterations: the chunks'
 //!   partials (`scf.parallel`), their exclusive scan (`scf.for` over the chunks), each
-//!   chunk rerun from its offset with its stores (`scf.parallel`);
+//!   chunk rerun from its offset with its stores (`scf.parallel`); and a fourth
+//!   (`scf.for` over the chunks) where the loop also folds the scanned values;
 //! * [`atomics::parallel_updates`]: a scatter nest whose combine is commutative and
 //!   associative → one `scf.parallel` of `memref.atomic_rmw` updates.
 //!
@@ -87,6 +88,8 @@ pub(crate) const CPU_CHUNKING: Chunking = Chunking { max_chunks: 1024, min_chunk
 #[derive(Default)]
 struct Counts {
     scans: usize,
+    /// Of the scans, those with a fourth loop combining the chunks' folds of scanned values.
+    scan_folds: usize,
     atomic: usize,
     sequential: usize,
 }
@@ -110,8 +113,8 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     emit_remark(
         location,
         &format!(
-            "array-parallel-forms: {} scans (three parallel phases each), {} scatters with atomic updates, {} loops stay sequential",
-            counts.scans, counts.atomic, counts.sequential
+            "array-parallel-forms: {} scans (three phases each, {} with a fourth folding scanned values), {} scatters with atomic updates, {} loops stay sequential",
+            counts.scans, counts.scan_folds, counts.atomic, counts.sequential
         ),
     );
     Ok(())
@@ -139,8 +142,9 @@ fn convert_block(context: &Context, block: MlirBlock, chunking: Chunking, counts
                 }
             } else {
                 match scans::three_phase(&b, op, chunking) {
-                    Ok(_) => {
+                    Ok(phases) => {
                         counts.scans += 1;
+                        counts.scan_folds += phases.folds.is_some() as usize;
                         continue;
                     }
                     Err(why) => why,

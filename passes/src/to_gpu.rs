@@ -118,6 +118,8 @@ struct Counts {
     /// Loops carrying a regroupable combine (scans, compactions): three phases, a kernel
     /// each (two where the loop stores nothing).
     scans: usize,
+    /// Of the scans, those with a fourth kernel (one thread) combining the chunks' folds.
+    scan_folds: usize,
     reductions: usize,
     one_thread: usize,
 }
@@ -157,8 +159,8 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     emit_remark(
         location,
         &format!(
-            "array-gpu-kernels: {} parallel kernels ({} with atomic updates), {} reductions (two kernels each), {} scans (three phases each), {} one-thread kernels",
-            counts.parallel, counts.atomic, counts.reductions, counts.scans, counts.one_thread
+            "array-gpu-kernels: {} parallel kernels ({} with atomic updates), {} reductions (two kernels each), {} scans (three phases each, {} with a fourth folding scanned values), {} one-thread kernels",
+            counts.parallel, counts.atomic, counts.reductions, counts.scans, counts.scan_folds, counts.one_thread
         ),
     );
     Ok(())
@@ -261,6 +263,10 @@ fn convert_block(context: &Context, block: MlirBlock, shape: Shape, counts: &mut
                             one_thread_kernel(&b, phases.offsets);
                             if let Some(rescan) = phases.rescan {
                                 parallel_kernel(&b, rescan, shape);
+                            }
+                            if let Some(folds) = phases.folds {
+                                one_thread_kernel(&b, folds);
+                                counts.scan_folds += 1;
                             }
                             counts.scans += 1;
                             continue;

@@ -21,6 +21,13 @@
 //! chunks do not interact through memory; [`Analysis::of`] lists the conditions and why
 //! each suffices. A loop that writes nothing (a total, such as an expand's output size)
 //! needs phases 1 and 2 only.
+//!
+//! A carried value may also be a **fold of the scanned values** (seed 002's normalise2
+//! fuses a sum of prefix sums into the scan's loop): its `x` depends on the scans'
+//! accumulators, so phase 1 cannot compute its partial, but nothing else reads it. Phase
+//! 3, where every chunk starts from its exact offsets, then folds it per chunk from the
+//! identity and stores the chunk's value, and a fourth phase (one thread, over the chunks)
+//! combines those in chunk order from the fold's initial value.
 
 use super::accesses::{Accesses, store_buffer, store_indices};
 use super::{Chunking, Combiner, alloc, dealloc, trip_count};
@@ -58,6 +65,9 @@ struct Analysis {
     combiners: Vec<Combiner>,
     /// Whether the body stores anything (phase 3 is needed).
     writes: bool,
+    /// Per carried value: whether it is a fold over values that depend on the other
+    /// carried values (a sum of prefix sums), rather than a scan of independent ones.
+    folded: Vec<bool>,
 }
 
 /// The loops of the three phases, in order, where `op` stood.
@@ -67,8 +77,11 @@ pub(crate) struct Phases {
     /// Phase 2, `scf.for` over the chunks.
     pub offsets: Op,
     /// Phase 3, `scf.parallel` over the chunks (`op` itself, inside); none when `op`
-    /// stores nothing.
+    /// stores nothing and folds nothing.
     pub rescan: Option<Op>,
+    /// Phase 4, `scf.for` over the chunks combining the folds' partials; none without
+    /// folds.
+    pub folds: Option<Op>,
 }
 
 /// Runs `scf.for` `op` as the three phases when [`Analysis::of`] admits it; or says why
@@ -96,6 +109,8 @@ pub(crate) fn three_phase(b: &Builder, op: Op, chunking: Chunking) -> Result<Pha
         (first, end)
     };
     let partials: Vec<Val> = types.iter().map(|t| alloc(b, op, *t, Some(chunks))).collect();
+    let scanned: Vec<usize> = (0..types.len()).filter(|k| !analysis.folded[*k]).collect();
+    let folded: Vec<usize> = (0..types.len()).filter(|k| analysis.folded[*k]).collect();
     let zero = b.constant_index(op, 0);
     let one = b.constant_index(op, 1);
 
@@ -116,35 +131,70 @@ pub(crate) fn three_phase(b: &Builder, op: Op, chunking: Chunking) -> Result<Pha
         // SAFETY: a store has no results.
         unsafe { ir::erase(store) };
     }
-    for (value, partial) in ir::results(copy).into_iter().zip(&partials) {
-        b.store(end, value, *partial, &c);
+    // The folds' values here start from the identity, not from their chunk's offsets:
+    // they are not stored (phase 3 computes them).
+    let results = ir::results(copy);
+    for k in &scanned {
+        b.store(end, results[*k], partials[*k], &c);
     }
 
-    // Phase 2: the exclusive scan of the partials from the initial values, in place; the
-    // totals are the loop's results.
-    let (phase2, c, accumulators, yield_op) = b.for_range(op, [zero, chunks, one], &inits);
+    // Phase 2: the exclusive scan of the scans' partials from the initial values, in
+    // place; the totals are the loop's results.
+    let scanned_inits: Vec<Val> = scanned.iter().map(|k| inits[*k]).collect();
+    let (phase2, c, accumulators, yield_op) = b.for_range(op, [zero, chunks, one], &scanned_inits);
     let mut next = Vec::new();
-    for (k, partial) in partials.iter().enumerate() {
-        let p = b.load(yield_op, *partial, &[c]);
-        b.store(yield_op, accumulators[k], *partial, &[c]);
-        next.push(analysis.combiners[k].apply(b, yield_op, accumulators[k], p));
+    for (a, k) in scanned.iter().enumerate() {
+        let p = b.load(yield_op, partials[*k], &[c]);
+        b.store(yield_op, accumulators[a], partials[*k], &[c]);
+        next.push(analysis.combiners[*k].apply(b, yield_op, accumulators[a], p));
     }
     ir::set_operands(yield_op, &next);
-    for (result, total) in ir::results(op).into_iter().zip(ir::results(phase2)) {
-        ir::replace_uses_where(result, total, |_| true);
+    let op_results = ir::results(op);
+    for (k, total) in scanned.iter().zip(ir::results(phase2)) {
+        ir::replace_uses_where(op_results[*k], total, |_| true);
     }
 
-    // Phase 3: each chunk reruns the loop, stores included, from its offset.
-    let phase3 = analysis.writes.then(|| {
+    // Phase 3: each chunk reruns the loop, stores included, from its scans' offsets and
+    // its folds' identities; a fold's value at the chunk's end is the chunk's partial.
+    let phase3 = (analysis.writes || !folded.is_empty()).then(|| {
         let (phase3, c, end) = b.parallel_range(op, &[zero], &[chunks], &[one], &[]);
         let (first, last) = chunk_bounds(end, c[0]);
         let mut loop_operands = vec![first, last, step];
-        loop_operands.extend(partials.iter().map(|p| b.load(end, *p, &c)));
+        for (k, t) in types.iter().enumerate() {
+            loop_operands.push(match analysis.folded[k] {
+                true => analysis.combiners[k].identity(b, end, *t),
+                false => b.load(end, partials[k], &c),
+            });
+        }
         ir::move_before(op, end);
         ir::set_operands(op, &loop_operands);
+        for k in &folded {
+            b.store(end, op_results[*k], partials[*k], &c);
+        }
         phase3
     });
-    let after = ir::next_in_block(phase3.unwrap_or(phase2));
+
+    // Phase 4: the folds' partials combined in chunk order from the initial values.
+    let phase4 = (!folded.is_empty()).then(|| {
+        let anchor = ir::next_in_block(phase3.expect("folds need phase 3"));
+        let folded_inits: Vec<Val> = folded.iter().map(|k| inits[*k]).collect();
+        let (phase4, c, accumulators, yield_op) = b.for_range(anchor, [zero, chunks, one], &folded_inits);
+        let next: Vec<Val> = folded
+            .iter()
+            .enumerate()
+            .map(|(a, k)| {
+                let p = b.load(yield_op, partials[*k], &[c]);
+                analysis.combiners[*k].apply(b, yield_op, accumulators[a], p)
+            })
+            .collect();
+        ir::set_operands(yield_op, &next);
+        let rescan = phase3.expect("folds need phase 3");
+        for (k, total) in folded.iter().zip(ir::results(phase4)) {
+            ir::replace_uses_where(op_results[*k], total, |user| !ir::is_within(user, rescan));
+        }
+        phase4
+    });
+    let after = ir::next_in_block(phase4.or(phase3).unwrap_or(phase2));
     for partial in &partials {
         dealloc(b, after, *partial);
     }
@@ -152,7 +202,7 @@ pub(crate) fn three_phase(b: &Builder, op: Op, chunking: Chunking) -> Result<Pha
         // SAFETY: its results were replaced by the totals.
         unsafe { ir::erase(op) };
     }
-    Ok(Phases { partials: phase1, offsets: phase2, rescan: phase3 })
+    Ok(Phases { partials: phase1, offsets: phase2, rescan: phase3, folds: phase4 })
 }
 
 fn ceil_div(b: &Builder, anchor: Op, n: Val, d: Val) -> Val {
@@ -168,10 +218,18 @@ impl Analysis {
     /// 1. `op` is an `scf.for` with carried values, its body only pure ops, loads and
     ///    stores ([`Accesses::of`]).
     /// 2. Every carried value `acc` is updated as `acc ⊕ x` or `if p { acc ⊕ x } else
-    ///    { acc }` ([`Update`]) with `⊕` regroupable and `x`, `p` not depending on any
-    ///    carried value (`tainted`): then a chunk's effect on `acc` is `⊕` of its `x`s,
-    ///    which phase 1 computes from the identity, and phase 3 sees the sequential
-    ///    accumulators (associativity).
+    ///    { acc }` ([`Update`]) with `⊕` regroupable, and either
+    ///    * `x`, `p` do not depend on any carried value (`tainted`): then a chunk's effect
+    ///      on `acc` is `⊕` of its `x`s, which phase 1 computes from the identity, and
+    ///      phase 3 sees the sequential accumulators (associativity); or
+    ///    * `acc` is only folded ([`only_folded`]: nothing but its own update reads it),
+    ///      and at least one carried value is of the first kind: its `x`, `p` depend only
+    ///      on values of the first kind (any other carried value is read by nothing
+    ///      else), which phase 3 has exact, so phase 3 computes each chunk's `⊕` of its
+    ///      `x`s and phase 4 combines them in order (associativity).
+    ///
+    ///    No store can use a folded value (it is read by its update alone), so the
+    ///    positions below are those of values of the first kind.
     /// 3. Every buffer stored to is a `memref.alloc` accessed through that value only
     ///    (no view of it and no other buffer can alias it), is never loaded in the loop
     ///    (phase 1 drops the stores, so a load could see other data; and no iteration
@@ -200,12 +258,19 @@ impl Analysis {
         let is_tainted = |v: Val| tainted.contains(&(v.ptr as usize));
         let mut combiners = Vec::new();
         let mut updates = Vec::new();
+        let mut folded = Vec::new();
+        let refusal = "a carried value is not updated by a regroupable combine with a value independent of the carried ones (or is not a fold of such values)";
         for (acc, y) in carried.iter().zip(&yielded) {
-            let (combiner, update) = update_of(*acc, *y, &is_tainted).ok_or(
-                "a carried value is not updated by a regroupable combine with a value independent of the carried ones",
-            )?;
+            let (combiner, update, depends) = update_of(*acc, *y, &is_tainted).ok_or(refusal)?;
+            if depends && !only_folded(*acc, *y, update, ir::terminator(body)) {
+                return Err(refusal.into());
+            }
             combiners.push(combiner);
             updates.push(update);
+            folded.push(depends);
+        }
+        if folded.iter().all(|f| *f) {
+            return Err(refusal.into());
         }
 
         let mut positions: Vec<(Val, Position)> = Vec::new();
@@ -228,7 +293,7 @@ impl Analysis {
                 None => positions.push((buffer, position)),
             }
         }
-        Ok(Analysis { combiners, writes: !accesses.stores.is_empty() })
+        Ok(Analysis { combiners, writes: !accesses.stores.is_empty(), folded })
     }
 }
 
@@ -258,8 +323,9 @@ fn tainted(carried: &[Val], ops: &[Op]) -> HashSet<usize> {
     }
 }
 
-/// The combine and the form of the update `y` of carried value `acc` ([`Update`]).
-fn update_of(acc: Val, y: Val, is_tainted: &impl Fn(Val) -> bool) -> Option<(Combiner, Update)> {
+/// The combine and the form of the update `y` of carried value `acc` ([`Update`]), and
+/// whether its `x` (or its guard `p`) depends on carried values.
+fn update_of(acc: Val, y: Val, is_tainted: &impl Fn(Val) -> bool) -> Option<(Combiner, Update, bool)> {
     let combine_of = |value: Val| -> Option<(Combiner, Val)> {
         let d = ir::defining_op(value)?;
         let combiner = regroupable(d)?;
@@ -267,13 +333,13 @@ fn update_of(acc: Val, y: Val, is_tainted: &impl Fn(Val) -> bool) -> Option<(Com
             [a, x] | [x, a] if ir::same_value(a, acc) && !ir::same_value(x, acc) => x,
             _ => return None,
         };
-        (!is_tainted(x)).then_some((combiner, x))
+        Some((combiner, x))
     };
     if let Some((combiner, x)) = combine_of(y) {
-        return Some((combiner, Update::Always { x }));
+        return Some((combiner, Update::Always { x }, is_tainted(x)));
     }
     let if_op = ir::defining_op(y)?;
-    if ir::op_name(if_op) != "scf.if" || is_tainted(ir::operands(if_op)[0]) {
+    if ir::op_name(if_op) != "scf.if" {
         return None;
     }
     let result = ir::results(if_op).iter().position(|r| ir::same_value(*r, y))?;
@@ -289,7 +355,41 @@ fn update_of(acc: Val, y: Val, is_tainted: &impl Fn(Val) -> bool) -> Option<(Com
     } else {
         return None;
     };
-    Some((combiner, Update::Guarded { if_op, kept_region, x }))
+    let depends = is_tainted(x) || is_tainted(ir::operands(if_op)[0]);
+    Some((combiner, Update::Guarded { if_op, kept_region, x }, depends))
+}
+
+/// Whether carried value `acc`, updated to `y` by `update`, is only folded: `acc` is read
+/// by its own combine alone (and, for a guarded update, passed on unchanged by the
+/// branch that does not combine), the combine's result only becomes `y`, and `y` is only
+/// yielded to the next iteration (`terminator`, the loop body's `scf.yield`). Then no
+/// other value of any iteration depends on it, so it may be computed per chunk from the
+/// identity and the chunks' values combined in order afterwards (associativity), while
+/// what it folds may depend on the scans' accumulators, which phase 3 has exact.
+fn only_folded(acc: Val, y: Val, update: Update, terminator: Op) -> bool {
+    let used_only_by = |v: Val, allowed: &dyn Fn(Op) -> bool| ir::uses(v).iter().all(|(user, _)| allowed(*user));
+    let Some(combine) = (match update {
+        Update::Always { .. } => ir::defining_op(y),
+        Update::Guarded { if_op, kept_region, .. } => {
+            let blocks = ir::region_blocks(ir::region(if_op, kept_region));
+            let result = ir::results(if_op).iter().position(|r| ir::same_value(*r, y));
+            result.and_then(|r| blocks.first().and_then(|b| ir::defining_op(ir::operands(ir::terminator(*b))[r])))
+        }
+    }) else {
+        return false;
+    };
+    let yield_of_if = |user: Op| match update {
+        Update::Guarded { if_op, .. } => {
+            ir::op_name(user) == "scf.yield" && ir::parent_op(user).is_some_and(|p| ir::same_op(p, if_op))
+        }
+        Update::Always { .. } => false,
+    };
+    let y_only_yielded = ir::uses(y).len() == 1 && used_only_by(y, &|user| ir::same_op(user, terminator));
+    let combine_only_updates = match update {
+        Update::Always { .. } => true,
+        Update::Guarded { .. } => used_only_by(ir::results(combine)[0], &yield_of_if),
+    };
+    y_only_yielded && combine_only_updates && used_only_by(acc, &|user| ir::same_op(user, combine) || yield_of_if(user))
 }
 
 /// The combine of `op` if it may be regrouped: an integer op of
