@@ -74,13 +74,7 @@ fn atomic_kind(combine: &str) -> Option<AtomicKind> {
 /// `memref.atomic_rmw`s, when its iterations interact only through such updates; returns
 /// the new loop, or why not (and changes nothing).
 pub(crate) fn parallel_updates(b: &Builder, op: Op) -> Result<Op, String> {
-    let nest = Nest::of(op)?;
-    let updates = nest.independent()?;
-    if updates.is_empty() {
-        // Nothing to make atomic: such a nest is not a scatter, and the sequential loops
-        // that carry no value are `array-to-loops`' choice for a reason this does not see.
-        return Err("it has no read-modify-write to make atomic".into());
-    }
+    let (nest, updates) = analyse(op)?;
     let (parallel, ivs, end) = b.parallel_range(op, &nest.lower, &nest.upper, &nest.step, &[]);
     let innermost = *nest.loops.last().expect("a nest has a loop");
     let body = ir::first_block(ir::region(innermost, 0));
@@ -120,6 +114,22 @@ pub(crate) fn parallel_updates(b: &Builder, op: Op) -> Result<Op, String> {
     // SAFETY: the nest has no results and its body was moved out.
     unsafe { ir::erase(op) };
     Ok(parallel)
+}
+
+/// Whether [`parallel_updates`] would rewrite `op` (or why not), changing nothing.
+pub(crate) fn admits(op: Op) -> Result<(), String> {
+    analyse(op).map(|_| ())
+}
+
+fn analyse(op: Op) -> Result<(Nest, Vec<Update>), String> {
+    let nest = Nest::of(op)?;
+    let updates = nest.independent()?;
+    if updates.is_empty() {
+        // Nothing to make atomic: such a nest is not a scatter, and the sequential loops
+        // that carry no value are `array-to-loops`' choice for a reason this does not see.
+        return Err("it has no read-modify-write to make atomic".into());
+    }
+    Ok((nest, updates))
 }
 
 impl Nest {
