@@ -37,3 +37,19 @@ config.substitutions.append(
 )
 config.substitutions.append(("%llvm_lib", os.path.join(llvm_prefix, "lib")))
 config.substitutions.append(("%llvm_bin", os.path.join(llvm_prefix, "bin")))
+
+# `libmvec-avx2`: glibc's vector math library and an AVX2 CPU, the conditions under which
+# the compiled code calls vector variants of math functions (codegen/src/vector_math.rs).
+def _has_libmvec_avx2():
+    try:
+        flags = open("/proc/cpuinfo").read().split()
+    except OSError:
+        return False
+    return "avx2" in flags and any(
+        os.path.exists(os.path.join(d, "libmvec.so.1"))
+        for d in ["/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"]
+    )
+
+
+if _has_libmvec_avx2():
+    config.available_features.add("libmvec-avx2")

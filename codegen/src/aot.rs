@@ -142,6 +142,7 @@ pub fn write_object_file(module: &Module, output: &Path) -> Result<(), String> {
     }
     let file = CString::new(output.as_os_str().as_encoded_bytes())
         .map_err(|_| format!("{}: the path contains NUL", output.display()))?;
+    crate::vector_math::enable();
     // SAFETY: plain LLVM C API use; every object created here is disposed on every path
     // below, and the LLVM module is owned (mlirTranslateModuleToLLVMIR hands it over).
     unsafe {

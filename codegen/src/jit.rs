@@ -116,6 +116,7 @@ fn compile(
     lower: impl FnOnce(&Context, &mut melior::ir::Module) -> Result<(), String>,
 ) -> Result<Compiled, String> {
     fusion_passes::register_all_passes();
+    crate::vector_math::enable();
     let context = array_dialect::context();
     let checked_accesses;
     let engine = {

@@ -14,6 +14,7 @@ pub mod jit;
 pub mod npy;
 pub mod pipeline;
 pub mod raw;
+pub mod vector_math;
 
 pub use check::{CheckOutcome, check_file, check_function};
 pub use jit::{Compiled, compile_emulated_kernels_file, compile_file, compile_file_with};

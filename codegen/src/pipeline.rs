@@ -230,5 +230,5 @@ pub fn lower_to_llvm_with(
     }) {
         return Err(format!("'{op}' is left after the lowering to LLVM"));
     }
-    Ok(())
+    crate::vector_math::prepare(context, module)
 }
