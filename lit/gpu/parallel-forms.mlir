@@ -1,7 +1,7 @@
 // The conditions under which array-gpu-kernels runs a sequential loop in parallel, on
 // hand-written bufferized loops (the form array-to-loops and bufferization give): a loop
-// carrying a regroupable combine becomes three phases (to_gpu/scans.rs), a scatter nest
-// with a commutative combine atomic updates (to_gpu/atomics.rs). Every loop that breaks a
+// carrying a regroupable combine becomes three phases (parallel_forms/scans.rs), a scatter nest
+// with a commutative combine atomic updates (parallel_forms/atomics.rs). Every loop that breaks a
 // condition stays one GPU thread, and the remark says which condition.
 //
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-gpu-kernels))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
