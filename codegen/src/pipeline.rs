@@ -63,11 +63,10 @@ pub fn to_llvm(threads: Threads) -> String {
         ),
         _ => String::new(),
     };
+    let openmp = format!("func.func(array-parallel-forms{{owners={}}}), convert-scf-to-openmp, ", openmp_threads());
     let (scf_to_openmp, memref_first, openmp_to_llvm) = match threads {
         Threads::Sequential => ("", false, ""),
-        Threads::OpenMp => {
-            ("func.func(array-parallel-forms), convert-scf-to-openmp, ", true, "convert-openmp-to-llvm, ")
-        }
+        Threads::OpenMp => (openmp.as_str(), true, "convert-openmp-to-llvm, "),
         Threads::GpuEmulated(_) => (gpu_emulated.as_str(), false, ""),
     };
     let memref = "expand-strided-metadata, finalize-memref-to-llvm, ";
@@ -78,6 +77,18 @@ pub fn to_llvm(threads: Threads) -> String {
          buffer-deallocation-pipeline, convert-bufferization-to-memref, {scf_to_openmp}{memref_before}{}",
         scalar_to_llvm(memref_after, openmp_to_llvm)
     )
+}
+
+/// The number of threads OpenMP will run this process's parallel regions on:
+/// `OMP_NUM_THREADS` (its first value) if set, else the number of cores. A scatter run by
+/// owner (`array-parallel-forms`) gets that many owners, compiled in: a program compiled
+/// ahead of time and run on another number of threads gives the same results.
+pub fn openmp_threads() -> usize {
+    std::env::var("OMP_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.split(',').next().and_then(|n| n.trim().parse::<usize>().ok()))
+        .filter(|n| *n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
 }
 
 /// Hand-written `gpu.launch` kernels on buffers (a module already bufferized, with its

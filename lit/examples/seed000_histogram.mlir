@@ -1,8 +1,9 @@
 // Parses, verifies and pins examples/seed000_histogram.mlir (a scatter with an
 // associative, commutative combine, seed 000 §2): the zeros reach the scatter through an
 // infusible edge, the bins and ones fuse into it; nothing is lowered op by op; with
-// OpenMP the scatter stays in source order (atomic additions are opt-in, and measured
-// slower on CPUs: passes/src/parallel_forms.rs); results agree under the
+// OpenMP the scatter runs by owner (each thread performs the additions into its own
+// part of the bins, nothing atomic: passes/src/parallel_forms/owners.rs); results agree
+// under the
 // interpreter, compiled unfused and compiled fused (CPU, OpenMP, emulated GPU kernels).
 // RUN: fuse-opt %examples/seed000_histogram.mlir | fuse-opt | FileCheck %s
 // RUN: fuse-opt %examples/seed000_histogram.mlir --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-desugar,array-fusion-analysis))' 2>&1 | FileCheck %s --check-prefix=CLUSTERS --implicit-check-not=warning

@@ -3,14 +3,16 @@
 // regroupable combine (an integer scan, a filter's compaction, an expand's placement, a
 // float scan whose combine allows `reassoc`) become three phases over chunks (two
 // `scf.parallel` loops around an `scf.for` over the chunks); a scatter whose combine is
-// commutative stays in source order unless `scatters=atomic` asks for an `scf.parallel`
-// of `memref.atomic_rmw` (atomic updates were measured slower on CPUs; see
+// (commutative or not) runs by owner: each of the OpenMP threads runs the whole loop in
+// source order and performs the updates of its own rows of the destination, so the
+// result is the sequential one bit for bit (`scatters=atomic` asks for an `scf.parallel`
+// of `memref.atomic_rmw` instead: measured slower on CPUs; see
 // passes/src/parallel_forms.rs). A loop without a parallel form stays sequential, with a
 // remark naming the condition it broke. The sequential pipelines keep the sequential
 // forms: the reference the runs below compare with.
 //
-// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms))' 2>/dev/null | FileCheck %s
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{owners=3}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{owners=3}))' 2>/dev/null | FileCheck %s
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{scatters=atomic}))' 2>/dev/null | FileCheck %s --check-prefix=ATOMIC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{scatters=racy}))' 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=0 | FileCheck %s --check-prefix=RESULT
@@ -27,12 +29,13 @@
 // RESULT-DAG: @repeat_each: match (interpreter, unfused, fused)
 // RESULT-DAG: @sum_of_prefix_sums: match (interpreter, unfused, fused)
 // RESULT-DAG: @prefix_sums_twice: match (interpreter, unfused, fused)
+// RESULT-DAG: @last_write_wins: match (interpreter, unfused, fused)
 // OMP: call void {{.*}}@__kmpc_fork_call(
 // OMP-NOT: atomicrmw
-// BAD-OPTION: error: array-parallel-forms: scatters must be 'sequential' or 'atomic', not 'racy'
+// BAD-OPTION: error: array-parallel-forms: scatters must be 'owners', 'atomic' or 'sequential', not 'racy'
 
 // An integer scan: partials, their exclusive scan, the chunks rerun with their stores.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @prefix_sums(
 // CHECK:         %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
 // CHECK:         %[[P:.*]] = memref.alloc(%[[C:.*]]) : memref<?xi64>
@@ -58,7 +61,7 @@ func.func @prefix_sums(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A filter: the count of kept elements is the scanned value, the position of each kept one.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @positives(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -76,12 +79,22 @@ func.func @positives(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A histogram: every element adds itself to bin x mod n; the bins are in range for any x.
-// In source order by default; with scatters=atomic, atomic additions in parallel.
-// REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a scatter with a commutative combine, in source order (scatters=atomic makes its updates atomic and parallel; measured slower on CPUs)
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 1 loops stay sequential
+// By default by owner: 3 owners (the option here; the OpenMP pipeline passes its thread
+// count), each running the whole loop and updating only the bins of its third of the
+// histogram, in source order. With scatters=atomic, atomic additions in parallel.
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @histogram(
-// CHECK:         scf.for
-// CHECK-NOT:       memref.atomic_rmw
+// CHECK:         %[[C3:.*]] = arith.constant 3 : index
+// CHECK:         %[[ROWS:.*]] = memref.dim %[[H:.*]], %{{.*}} : memref<?xi64>
+// CHECK:         scf.parallel (%[[W:.*]]) = (%{{.*}}) to (%[[C3]])
+// CHECK:           %[[LO:.*]] = arith.muli %[[W]], %[[CHUNK:.*]] : index
+// CHECK:           scf.for
+// CHECK:             %[[OFF:.*]] = arith.subi %[[BIN:.*]], %[[LO]] : index
+// CHECK:             %[[MINE:.*]] = arith.cmpi ult, %[[OFF]], %[[SPAN:.*]] : index
+// CHECK:             scf.if %[[MINE]] {
+// CHECK:               memref.load %[[H]][%[[BIN]]]
+// CHECK:               memref.store %{{.*}}, %[[H]][%[[BIN]]]
+// CHECK-NOT:     memref.atomic_rmw
 // CHECK:         return
 // ATOMIC-LABEL: func.func @histogram(
 // ATOMIC:         scf.parallel
@@ -111,7 +124,7 @@ func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A float scan whose combine allows regrouping: three phases.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @running_sum_reassoc(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -128,7 +141,7 @@ func.func @running_sum_reassoc(%xs: tensor<?xf64>) -> tensor<?xf64> {
 
 // The same scan without the permission: it stays in order, and the remark says why.
 // REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 1 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 1 loops stay sequential
 // CHECK-LABEL: func.func @running_sum_in_order(
 // CHECK-NOT:     scf.parallel
 // CHECK:         scf.for
@@ -147,7 +160,7 @@ func.func @running_sum_in_order(%xs: tensor<?xf64>) -> tensor<?xf64> {
 // An expand (seed 004): the sum of the counts (the total length) is the first two
 // phases (it stores nothing); the placement of the segments, each at the running offset,
 // is three phases.
-// REMARK: remark: array-parallel-forms: 2 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 2 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @repeat_each(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -179,7 +192,7 @@ func.func @repeat_each(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // It is only folded (read by nothing else), so phase 3, where every chunk starts from its
 // exact prefix, folds each chunk from the identity, and a fourth loop combines the
 // chunks' folds in order.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 1 with a fourth folding scanned values), 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 1 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @sum_of_prefix_sums(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -208,7 +221,7 @@ func.func @sum_of_prefix_sums(%xs: tensor<?xi64>) -> tensor<i64> {
 // exact prefix of the first in every chunk and their own; no phase gives both, and the
 // loop stays sequential.
 // REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine with a value independent of the carried ones (or is not a fold of such values)
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters with atomic updates, 1 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 1 loops stay sequential
 // CHECK-LABEL: func.func @prefix_sums_twice(
 // CHECK-NOT:     scf.parallel
 // CHECK:         return
@@ -225,4 +238,43 @@ func.func @prefix_sums_twice(%xs: tensor<?xi64>) -> tensor<?xi64> {
     array.yield %s : i64
   }
   return %q : tensor<?xi64>
+}
+
+// A scatter whose combine neither commutes nor associates (the last write wins, where
+// sources collide on a bin): its result depends on the order of the updates. By owner,
+// each bin is written by one thread in source order, so it is the sequential result; no
+// atomic form exists, so with scatters=atomic it stays in order.
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
+// CHECK-LABEL: func.func @last_write_wins(
+// CHECK:         scf.parallel
+// CHECK:           scf.for
+// CHECK:             scf.if
+// CHECK:               memref.store
+// ATOMIC-LABEL: func.func @last_write_wins(
+// ATOMIC:         memref.copy
+// ATOMIC-NOT:     scf.parallel
+// ATOMIC-NOT:     memref.atomic_rmw
+// ATOMIC:         return
+func.func @last_write_wins(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %n = array.size %xs : tensor<?xi64>
+  %minus = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %m = arith.constant -1 : i64
+    array.yield %m : i64
+  }
+  %src:2 = array.generate (%n) : tensor<?xi64>, tensor<?xi64> {
+  ^bb0(%i: index):
+    %x = array.index %xs[%i] : tensor<?xi64>
+    %ni = arith.index_cast %n : index to i64
+    %seven = arith.constant 7 : i64
+    %small = arith.remui %x, %seven : i64
+    %bin = arith.remui %small, %ni : i64
+    %ii = arith.index_cast %i : index to i64
+    array.yield %bin, %ii : i64, i64
+  }
+  %w = array.scatter %minus[%src#0], %src#1 : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    array.yield %new : i64
+  }
+  return %w : tensor<?xi64>
 }

@@ -207,9 +207,20 @@ pub fn int_attribute(op: Op, name: &str) -> Option<i64> {
 
 /// The value of discardable attribute `name`, if it is a string attribute.
 pub fn string_attribute(op: Op, name: &str) -> Option<String> {
-    // SAFETY: live op; the attribute is checked before reading; the string is copied.
+    // SAFETY: live op.
+    string_value(unsafe { mlirOperationGetDiscardableAttributeByName(op, string_ref(name)) })
+}
+
+/// The value of inherent attribute (property) `name`, if it is a string attribute.
+pub fn string_attribute_inherent(op: Op, name: &str) -> Option<String> {
+    // SAFETY: live op.
+    string_value(unsafe { mlirOperationGetInherentAttributeByName(op, string_ref(name)) })
+}
+
+/// The string of a string attribute (copied), if `a` is one.
+fn string_value(a: MlirAttribute) -> Option<String> {
+    // SAFETY: a null or live attribute, checked before reading.
     unsafe {
-        let a = mlirOperationGetDiscardableAttributeByName(op, string_ref(name));
         if a.ptr.is_null() || !mlirAttributeIsAString(a) {
             return None;
         }

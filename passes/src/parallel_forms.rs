@@ -13,6 +13,9 @@
 //!   partials (`scf.parallel`), their exclusive scan (`scf.for` over the chunks), each
 //!   chunk rerun from its offset with its stores (`scf.parallel`); and a fourth
 //!   (`scf.for` over the chunks) where the loop also folds the scanned values;
+//! * [`owners::by_owner`]: a scatter nest (any combine) → an `scf.parallel` over owners,
+//!   each running the whole nest in source order and performing only the updates of its
+//!   own rows of the destination: the sequential result bit for bit, nothing atomic;
 //! * [`atomics::parallel_updates`]: a scatter nest whose combine is commutative and
 //!   associative → one `scf.parallel` of `memref.atomic_rmw` updates (on the CPU only on
 //!   request, see below).
@@ -31,17 +34,20 @@
 //! twice, so the sequential pipelines leave the loops as they are: they are the reference
 //! forms the tests compare with.
 //!
-//! Scatters stay in source order unless the option `scatters=atomic` asks for atomic
-//! updates: on this project's 2-core x86 machine, a histogram of 10^7 elements into the
-//! 16 bins its generated inputs reach took 286 ms on 2 threads with atomic updates
-//! against 49 ms in order on one (`kernel-bench examples/seed000_histogram.mlir
-//! --threads 2`): the threads contend for the same cache lines. Even without contention
-//! (10^7 random bins, one thread, C) a locked add took 1.6–1.8× the time of a plain one,
-//! as it stops the core from overlapping the cache misses of successive updates. GPUs
-//! have no such cost, and `array-gpu-kernels` always uses the atomic form.
+//! Scatters run by owner unless the option `scatters` says otherwise (`atomic`,
+//! `sequential`), on `owners` owners (`fusion_codegen`'s OpenMP pipeline passes its
+//! thread count). Atomic updates were measured slower on this project's 2-core x86
+//! machine: a histogram of 10^7 elements into the 16 bins its generated inputs reach took
+//! 286 ms on 2 threads with atomic updates against 49 ms in order on one
+//! (`kernel-bench examples/seed000_histogram.mlir --threads 2`), as the threads contend
+//! for the same cache lines; even without contention (10^7 random bins, one thread, C) a
+//! locked add took 1.6–1.8× the time of a plain one, as it stops the core from
+//! overlapping the cache misses of successive updates. GPUs have no such cost, and
+//! `array-gpu-kernels` uses the atomic form.
 
 mod accesses;
 pub(crate) mod atomics;
+mod owners;
 pub(crate) mod scans;
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_remark};
@@ -71,8 +77,13 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "scatters",
-            description: "How scatters whose combine is commutative run: sequential (in source order, the default) or atomic (scf.parallel with memref.atomic_rmw; measured slower on CPUs, see the module doc)",
-            default: || "sequential".into(),
+            description: "How scatter nests run: owners (the default: each of `owners` threads runs the whole nest in source order and performs the updates of its own rows of the destination; exact for any combine), atomic (scf.parallel with memref.atomic_rmw, for commutative combines; measured slower on CPUs) or sequential (in source order)",
+            default: || "owners".into(),
+        },
+        PassOption {
+            name: "owners",
+            description: "Owners of a scatter run by owner: the number of threads that will run it (fusion_codegen's OpenMP pipeline passes the OpenMP thread count of the compiling process)",
+            default: || "2".into(),
         },
         PassOption {
             name: "min-chunk",
@@ -99,15 +110,22 @@ pub(crate) struct Chunking {
 /// chunks, which the tests exercise.
 pub(crate) const CPU_CHUNKING: Chunking = Chunking { max_chunks: 1024, min_chunk: 16 };
 
-/// The options: how scans are chunked, and whether scatters become atomic updates.
+/// How scatter nests run (option `scatters`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scatters {
+    Sequential,
+    Atomic,
+    /// By owner ([`owners::by_owner`]).
+    Owners,
+}
+
+/// The options: how scans are chunked, and how scatters run (by how many owners).
 #[derive(Clone, Copy)]
 struct Forms {
     chunking: Chunking,
-    atomic_scatters: bool,
+    scatters: Scatters,
+    owners: i64,
 }
-
-/// Why a scatter that could be atomic updates stays in order by default.
-const SEQUENTIAL_SCATTER: &str = "a scatter with a commutative combine, in source order (scatters=atomic makes its updates atomic and parallel; measured slower on CPUs)";
 
 /// What became of the sequential loops of one function (the summary remark).
 #[derive(Default)]
@@ -115,6 +133,7 @@ struct Counts {
     scans: usize,
     /// Of the scans, those with a fourth loop combining the chunks' folds of scanned values.
     scan_folds: usize,
+    owners: usize,
     atomic: usize,
     sequential: usize,
 }
@@ -130,18 +149,19 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
         })
     };
     let chunking = Chunking { max_chunks: number("max-chunks")?, min_chunk: number("min-chunk")? };
-    let atomic_scatters = match options.get("scatters").trim() {
-        "sequential" => false,
-        "atomic" => true,
+    let scatters = match options.get("scatters").trim() {
+        "sequential" => Scatters::Sequential,
+        "atomic" => Scatters::Atomic,
+        "owners" => Scatters::Owners,
         other => {
             emit_error(
                 function.location(),
-                &format!("array-parallel-forms: scatters must be 'sequential' or 'atomic', not '{other}'"),
+                &format!("array-parallel-forms: scatters must be 'owners', 'atomic' or 'sequential', not '{other}'"),
             );
             return Err(PassFailed);
         }
     };
-    let forms = Forms { chunking, atomic_scatters };
+    let forms = Forms { chunking, scatters, owners: number("owners")? };
     let function = function.to_raw();
     let mut counts = Counts::default();
     convert_block(context, ir::first_block(ir::region(function, 0)), forms, &mut counts);
@@ -150,8 +170,8 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     emit_remark(
         location,
         &format!(
-            "array-parallel-forms: {} scans (three phases each, {} with a fourth folding scanned values), {} scatters with atomic updates, {} loops stay sequential",
-            counts.scans, counts.scan_folds, counts.atomic, counts.sequential
+            "array-parallel-forms: {} scans (three phases each, {} with a fourth folding scanned values), {} scatters by owner, {} scatters with atomic updates, {} loops stay sequential",
+            counts.scans, counts.scan_folds, counts.owners, counts.atomic, counts.sequential
         ),
     );
     Ok(())
@@ -169,18 +189,28 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
         if name == "scf.for" {
             // SAFETY: the location of a live op.
             let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
-            let refusal = if ir::results(op).is_empty() && !forms.atomic_scatters {
-                match atomics::admits(op) {
-                    Ok(()) => SEQUENTIAL_SCATTER.to_string(),
-                    Err(why) => why,
-                }
-            } else if ir::results(op).is_empty() {
-                match atomics::parallel_updates(&b, op) {
-                    Ok(_) => {
-                        counts.atomic += 1;
-                        continue;
-                    }
-                    Err(why) => why,
+            let refusal = if ir::results(op).is_empty() {
+                match forms.scatters {
+                    Scatters::Sequential => match owners::admits(op) {
+                        Ok(()) => "a scatter, in source order (scatters=sequential)".to_string(),
+                        Err(why) => why,
+                    },
+                    Scatters::Atomic => match atomics::parallel_updates(&b, op) {
+                        Ok(_) => {
+                            counts.atomic += 1;
+                            continue;
+                        }
+                        Err(why) => why,
+                    },
+                    Scatters::Owners => match owners::admits(op) {
+                        Ok(()) => {
+                            let count = b.constant_index(op, forms.owners);
+                            owners::by_owner(&b, op, count).expect("admitted above");
+                            counts.owners += 1;
+                            continue;
+                        }
+                        Err(why) => why,
+                    },
                 }
             } else {
                 match scans::three_phase(&b, op, forms.chunking) {
@@ -192,9 +222,9 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
                     Err(why) => why,
                 }
             };
-            let before = counts.scans + counts.atomic;
+            let before = counts.scans + counts.atomic + counts.owners;
             convert_regions(context, op, forms, counts);
-            let inner_parallel = counts.scans + counts.atomic > before
+            let inner_parallel = counts.scans + counts.atomic + counts.owners > before
                 || !ir::collect(op, |o| !ir::same_op(o, op) && ir::op_name(o) == "scf.parallel").is_empty();
             if !inner_parallel {
                 emit_remark(b.location, &format!("array-parallel-forms: 'scf.for' stays sequential: {refusal}"));

@@ -116,11 +116,6 @@ pub(crate) fn parallel_updates(b: &Builder, op: Op) -> Result<Op, String> {
     Ok(parallel)
 }
 
-/// Whether [`parallel_updates`] would rewrite `op` (or why not), changing nothing.
-pub(crate) fn admits(op: Op) -> Result<(), String> {
-    analyse(op).map(|_| ())
-}
-
 fn analyse(op: Op) -> Result<(Nest, Vec<Update>), String> {
     let nest = Nest::of(op)?;
     let updates = nest.independent()?;
