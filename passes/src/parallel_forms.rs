@@ -5,8 +5,8 @@
 //! `array-to-loops` lowers the combinators that carry a value from one element to the
 //! next as sequential `scf.for` loops: scans (seed 000 §2), a filter's compaction (seed
 //! 001 §1.3), an expand's placement of its segments (seed 004 §1) and scatters (seed 000
-//! §2; sequential because two sources may target one element). Two of these shapes have
-//! a parallel form that computes the same values:
+//! §2; sequential because two sources may target one element). These have parallel
+//! forms that compute the same values:
 //!
 //! * [`scans::three_phase`]: a loop whose carried values are updated by a regroupable
 //!   (associative) combine → three phases over chunks of iterations: the chunks'

@@ -13,7 +13,7 @@
 //!
 //! Each owner reads the whole source, so the form pays `owners` reads of the source (and
 //! recomputations of what the nest computes before its updates) for spreading the
-//! updates, which are random accesses; it gains where those dominate. [`Nest::of`]
+//! updates, which are random accesses; it gains where those dominate. [`analyse`]
 //! states the conditions.
 
 use super::accesses::{Accesses, load_indices, store_indices};
