@@ -203,16 +203,17 @@ pub fn emit_file(
     variant: Variant,
     threads: Threads,
     format: Format,
-) -> Result<(), String> {
+) -> Result<Vec<String>, String> {
     let context = array_dialect::context();
     let mut module = array_dialect::source::load_file(&context, input).map_err(|e| format!("does not load: {e}"))?;
     mark_c_interface(&context, &module);
-    lower_to_llvm_with(&context, &mut module, variant, threads)?;
+    let diagnostics = lower_to_llvm_with(&context, &mut module, variant, threads)?;
     match format {
         Format::LlvmIr => {
             let text = translate_to_llvm_ir(&module)?;
-            std::fs::write(output, text).map_err(|e| format!("cannot write {}: {e}", output.display()))
+            std::fs::write(output, text).map_err(|e| format!("cannot write {}: {e}", output.display()))?
         }
-        Format::Object => write_object_file(&module, output),
+        Format::Object => write_object_file(&module, output)?,
     }
+    Ok(diagnostics)
 }

@@ -68,6 +68,19 @@ impl FileJit {
         }
     }
 
+    /// The diagnostics of the lowerings done so far that report code not in the form asked
+    /// for ([`crate::pipeline::degraded`]), each once.
+    pub fn degraded_diagnostics(&self) -> Vec<String> {
+        let mut found: Vec<String> = Vec::new();
+        let compiled = self.whole.iter().chain(self.alone.values()).filter_map(|c| c.as_ref().ok());
+        for d in compiled.flat_map(|c| c.diagnostics()) {
+            if crate::pipeline::degraded(d) && !found.contains(d) {
+                found.push(d.clone());
+            }
+        }
+        found
+    }
+
     /// Calls `f` compiled: its results and the time of the call in ms, or why it is not
     /// compiled, or why the call failed.
     pub fn call(&mut self, f: &FunctionInfo, args: &[Value]) -> Result<(Vec<Value>, f64), JitFailure> {

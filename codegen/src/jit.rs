@@ -45,6 +45,8 @@ use std::path::Path;
 pub struct Compiled {
     engine: ExecutionEngine,
     _context: Context,
+    /// The warnings and remarks of the lowering (`pipeline::lower_to_llvm_with`).
+    diagnostics: Vec<String>,
     /// The accesses `array-gpu-emulate` checks, by the number its fault record gives
     /// (empty when the module has no emulated kernels).
     checked_accesses: Vec<String>,
@@ -99,7 +101,7 @@ pub fn compile_file_with(
 /// the first out-of-bounds access or data race as an error.
 pub fn compile_emulated_kernels_file(path: &Path, only: Option<&str>) -> Result<Compiled, String> {
     compile(path, only, runtime_libraries_for(Threads::Sequential), |context, module| {
-        crate::pipeline::run_pipeline(
+        crate::pipeline::run_pipeline_with_diagnostics(
             context,
             module,
             &format!("builtin.module({})", crate::pipeline::emulated_kernels_to_llvm()),
@@ -113,12 +115,13 @@ fn compile(
     path: &Path,
     only: Option<&str>,
     runtime: Vec<String>,
-    lower: impl FnOnce(&Context, &mut melior::ir::Module) -> Result<(), String>,
+    lower: impl FnOnce(&Context, &mut melior::ir::Module) -> Result<Vec<String>, String>,
 ) -> Result<Compiled, String> {
     fusion_passes::register_all_passes();
     crate::vector_math::enable();
     let context = array_dialect::context();
     let checked_accesses;
+    let diagnostics;
     let engine = {
         let mut module = array_dialect::source::load_file(&context, path).map_err(|e| format!("does not load: {e}"))?;
         // The call graph, to keep `only` and its callees.
@@ -163,14 +166,14 @@ fn compile(
         if !module.as_operation().verify() {
             return Err("the module does not verify after the other functions are erased".into());
         }
-        lower(&context, &mut module)?;
+        diagnostics = lower(&context, &mut module)?;
         checked_accesses = take_checked_accesses(&mut module);
         // The C API may read the paths as C strings: keep a NUL right after each slice.
         let runtime: Vec<String> = runtime.into_iter().map(|p| p + "\0").collect();
         let libraries: Vec<&str> = runtime.iter().map(|p| &p[..p.len() - 1]).collect();
         ExecutionEngine::new(&module, 2, &libraries, false, false)
     };
-    Ok(Compiled { engine, _context: context, checked_accesses })
+    Ok(Compiled { engine, _context: context, diagnostics, checked_accesses })
 }
 
 /// The table of accesses checked by `array-gpu-emulate` (the module attribute), removed
@@ -462,6 +465,11 @@ impl Compiled {
     }
 
     /// The execution engine, for other calling conventions of the same code (`raw.rs`).
+    /// The warnings and remarks of the lowering of this module.
+    pub fn diagnostics(&self) -> &[String] {
+        &self.diagnostics
+    }
+
     pub(crate) fn engine(&self) -> &ExecutionEngine {
         &self.engine
     }

@@ -219,21 +219,31 @@ pub fn runtime_libraries_for(threads: Threads) -> Vec<String> {
 
 /// Lowers `module` (a program of the `array` dialect) to the LLVM dialect, sequential.
 pub fn lower_to_llvm(context: &Context, module: &mut Module, variant: Variant) -> Result<(), String> {
-    lower_to_llvm_with(context, module, variant, Threads::Sequential)
+    lower_to_llvm_with(context, module, variant, Threads::Sequential).map(|_| ())
 }
 
-/// Lowers `module` (a program of the `array` dialect) to the LLVM dialect.
+/// Lowers `module` (a program of the `array` dialect) to the LLVM dialect; returns the
+/// warnings and remarks of its passes (as `file:line:col: remark: …`), among them those
+/// saying where the code that runs is not what was asked for ([`degraded`]).
 pub fn lower_to_llvm_with(
     context: &Context,
     module: &mut Module,
     variant: Variant,
     threads: Threads,
-) -> Result<(), String> {
-    run_pipeline(context, module, &format!("builtin.module({}, array-to-loops)", variant.prefix()))?;
+) -> Result<Vec<String>, String> {
+    let mut diagnostics = run_pipeline_with_diagnostics(
+        context,
+        module,
+        &format!("builtin.module({}, array-to-loops)", variant.prefix()),
+    )?;
     if let Some(op) = first_op_outside(module, |n| !n.starts_with(array_dialect::view::DIALECT_PREFIX)) {
         return Err(format!("'{op}' is not lowered to loops yet"));
     }
-    run_pipeline(context, module, &format!("builtin.module({})", to_llvm(threads)))?;
+    diagnostics.extend(run_pipeline_with_diagnostics(
+        context,
+        module,
+        &format!("builtin.module({})", to_llvm(threads)),
+    )?);
     // OpenMP ops stay: LLVM IR translation turns them into OpenMP runtime calls.
     let openmp = threads == Threads::OpenMp;
     if let Some(op) = first_op_outside(module, |n| {
@@ -241,5 +251,14 @@ pub fn lower_to_llvm_with(
     }) {
         return Err(format!("'{op}' is left after the lowering to LLVM"));
     }
-    crate::vector_math::prepare(context, module)
+    crate::vector_math::prepare(context, module)?;
+    Ok(diagnostics)
+}
+
+/// Whether a diagnostic of the lowering reports code that is not the form asked for: a
+/// cluster lowered op by op, a loop left sequential under OpenMP, a kernel run by one GPU
+/// thread. Such outcomes are shown to users (`fuse-opt --run`, `--emit-object`), not
+/// hidden.
+pub fn degraded(diagnostic: &str) -> bool {
+    ["op by op", "stays sequential", "runs as one GPU thread"].iter().any(|m| diagnostic.contains(m))
 }

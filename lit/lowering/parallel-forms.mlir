@@ -20,6 +20,11 @@
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=1000 --seed=5 | FileCheck %s --check-prefix=RESULT
 // RUN: env OMP_NUM_THREADS=3 fuse-opt %s --run --check --openmp --size=100000 --seed=6 | FileCheck %s --check-prefix=RESULT
 // RUN: fuse-opt %s --emit-llvm=%t.ll --openmp && FileCheck %s --check-prefix=OMP < %t.ll
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=10 --function=running_sum_in_order 2>&1 | FileCheck %s --check-prefix=SHOWN
+// RUN: fuse-opt %s --emit-object=%t.o --openmp 2>&1 | FileCheck %s --check-prefix=SHOWN
+
+// What stays sequential is shown where the code is run or emitted:
+// SHOWN: parallel-forms.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
 
 // RESULT-DAG: @prefix_sums: match (interpreter, unfused, fused)
 // RESULT-DAG: @positives: match (interpreter, unfused, fused)

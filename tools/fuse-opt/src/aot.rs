@@ -61,7 +61,14 @@ pub fn take_aot_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<AotOp
 pub fn emit(options: &AotOptions) -> i32 {
     fusion_passes::register_all_passes();
     match aot::emit_file(&options.input, &options.output, options.variant, options.threads, options.format) {
-        Ok(()) => 0,
+        Ok(diagnostics) => {
+            // Code that is not the form asked for (a loop left sequential under OpenMP, a
+            // cluster lowered op by op) is reported, as `--run` does.
+            for d in diagnostics.iter().filter(|d| fusion_codegen::pipeline::degraded(d)) {
+                eprintln!("{d}");
+            }
+            0
+        }
         Err(message) => {
             eprintln!("{}: error: {message}", options.input.display());
             1

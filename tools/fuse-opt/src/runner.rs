@@ -266,6 +266,15 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
             write_outputs(dir, &f.name, &values)?;
         }
     }
+    // Where the compiled code is not the form asked for (a loop left sequential under
+    // OpenMP, a kernel run by one GPU thread, a cluster lowered op by op), the user sees it.
+    let mut shown: Vec<String> = Vec::new();
+    for d in fused_jit.degraded_diagnostics().into_iter().chain(unfused_jit.degraded_diagnostics()) {
+        if !shown.contains(&d) {
+            eprintln!("{d}");
+            shown.push(d);
+        }
+    }
     Ok(failed)
 }
 
