@@ -2,6 +2,9 @@
 #   make demo   set up (idempotent), build, and run the pipeline on every bundled example
 #   make test   set up (idempotent), build, and run every test: Rust unit, integration and
 #               doc tests, the lit suite, and the warning-free API documentation
+# Also: make xla-bench   our fused programs against JAX/XLA and NumPy, one core each, on
+#               kernel-bench's inputs (its Python packages go into .venv-bench, installed by
+#               scripts/xla-bench/setup.sh, not by `make setup`; see scripts/xla-bench/run.py)
 # Overrides: LLVM_PREFIX (an LLVM/MLIR 22 install), SCIP_LIB_DIR (a SCIP 10 library folder).
 
 SHELL := /bin/bash
@@ -12,7 +15,7 @@ export TABLEGEN_220_PREFIX ?= $(LLVM_PREFIX)
 export LIBCLANG_PATH ?= $(LLVM_PREFIX)/lib
 CARGO ?= cargo
 
-.PHONY: setup build demo test unit lit doc plugin-path memcheck fuzz fuzz-smoke bench clean
+.PHONY: setup build demo test unit lit doc plugin-path memcheck fuzz fuzz-smoke bench xla-bench clean
 
 setup:
 	./scripts/setup.sh
@@ -68,6 +71,15 @@ bench: setup
 	./target/release/fusion-bench --sizes 10,30,100,200 --seeds 3 --time-limit 30 --formulations combined \
 	  --strategies ilp,greedy-top-down,bohrium-greedy --csv target/bench/solve-times.csv \
 	  --svg docs/plots/solve-times.svg | tee target/bench/solve-times.txt
+
+# Our fused programs against JAX (XLA's CPU backend) and NumPy, one core each, on the inputs
+# kernel-bench generates (10^7 elements, median of 5), results checked against ours: a
+# Markdown table of the times and ratios. The Python packages go into .venv-bench (pinned,
+# idempotent; not installed by `make setup`). Not part of `make test`.
+xla-bench: setup
+	$(CARGO) build --release -p fusion-bench
+	./scripts/xla-bench/setup.sh
+	.venv-bench/bin/python scripts/xla-bench/run.py
 
 clean:
 	$(CARGO) clean

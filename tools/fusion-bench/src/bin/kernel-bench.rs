@@ -1,4 +1,4 @@
-//! `kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--fresh-pages]`
+//! `kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--fresh-pages] [--dump DIR]`
 //!
 //! Compiled unfused against compiled fused, side by side in one process, beside a STREAM
 //! triad measured in the same run. For every public function of every example (default:
@@ -18,6 +18,14 @@
 //! Memory: glibc would serve every result of 10^7 elements with a fresh `mmap` (page faults
 //! at each call); unless `--fresh-pages`, the benchmark turns that off (`mallopt`) so that
 //! freed results are reused, as in a long-running program.
+//!
+//! `--dump DIR` also writes, for every function that is timed (not the skipped ones), its
+//! generated inputs as `DIR/<file stem>/<function>.in<i>.npy` (argument i, from 0; a scalar
+//! is a 0-d array), the results of one more call of the fused program on them as
+//! `DIR/<file stem>/<function>.out<i>.npy`, and a row `example,function,extent,unfused_ms,
+//! fused_ms` of `DIR/times.csv` (the header is written when the file is new or empty), so
+//! that other implementations can be timed and checked on exactly the same inputs
+//! (`scripts/xla-bench/run.py`). The files are written after the function is timed.
 //! Not a test: timings depend on the machine; compare rows of one run.
 
 use fusion_bench::{
@@ -25,8 +33,10 @@ use fusion_bench::{
     stream::{self, gb_per_s},
     traffic::{Traffic, function_traffic},
 };
-use fusion_codegen::{Threads, Variant, inputs::generate_args};
-use fusion_interpreter::{FunctionInfo, Interpreter, Type};
+use fusion_codegen::raw::{Buffer, Output, RawCompiled};
+use fusion_codegen::{Threads, Variant, inputs::generate_args, npy};
+use fusion_interpreter::{ElemType, FunctionInfo, Interpreter, Type};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -54,11 +64,21 @@ struct Options {
     /// Threads of the threaded column (1: no such column).
     threads: usize,
     fresh_pages: bool,
+    /// Where `--dump` writes inputs, fused results and times.
+    dump: Option<PathBuf>,
     roots: Vec<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
-    let mut o = Options { elements: 10_000_000, reps: 5, seed: 0, threads: 1, fresh_pages: false, roots: Vec::new() };
+    let mut o = Options {
+        elements: 10_000_000,
+        reps: 5,
+        seed: 0,
+        threads: 1,
+        fresh_pages: false,
+        dump: None,
+        roots: Vec::new(),
+    };
     let mut i = 0;
     while i < args.len() {
         let a = args[i].as_str();
@@ -68,6 +88,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--reps" => o.reps = value(i)?.parse().map_err(|_| "--reps: not a number")?,
             "--seed" => o.seed = value(i)?.parse().map_err(|_| "--seed: not a number")?,
             "--threads" => o.threads = value(i)?.parse().map_err(|_| "--threads: not a number")?,
+            "--dump" => o.dump = Some(PathBuf::from(value(i)?)),
             "--fresh-pages" => {
                 o.fresh_pages = true;
                 i += 1;
@@ -75,7 +96,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "-h" | "--help" => {
                 return Err(
-                    "usage: kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--fresh-pages]"
+                    "usage: kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--fresh-pages] \
+                     [--dump DIR]"
                         .into()
                 );
             }
@@ -124,7 +146,79 @@ fn skipped(label: &str, reason: &str, options: &Options) -> String {
     row(&cells)
 }
 
+/// Where `--dump` writes, and how many functions it could not write.
+struct Dump {
+    dir: PathBuf,
+    failures: usize,
+}
+
+/// Writes `buffer` to `path` as a `.npy` file (the dtypes of [`npy::dtype_of`]; `i1`
+/// elements as booleans), straight from its bytes.
+fn write_buffer(path: &Path, buffer: &Buffer) -> Result<(), String> {
+    let at = |e: String| format!("{}: {e}", path.display());
+    let dtype = npy::dtype_of(buffer.elem).map_err(at)?;
+    // `encode` writes the header, then the data it is given: with none, the header alone.
+    let header = npy::encode(&npy::Array { dtype, shape: buffer.shape.clone(), data: Vec::new() });
+    let booleans: Vec<u8>;
+    let data = if buffer.elem == ElemType::Int(1) {
+        booleans = buffer.bytes().iter().map(|b| b & 1).collect();
+        &booleans[..]
+    } else {
+        buffer.bytes()
+    };
+    let write = || -> std::io::Result<()> {
+        let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+        w.write_all(&header)?;
+        w.write_all(data)?;
+        w.flush()
+    };
+    write().map_err(|e| at(format!("cannot be written: {e}")))
+}
+
+/// `--dump`: the inputs of `f` as `<dir>/<stem>/<f>.in<i>.npy`, the results of one more call
+/// of the fused program on them as `<f>.out<i>.npy`, and the row of `<dir>/times.csv`.
+#[allow(clippy::too_many_arguments)]
+fn dump_function(
+    dir: &Path,
+    stem: &str,
+    f: &FunctionInfo,
+    inputs: &[measure::Input],
+    fused: &RawCompiled,
+    extent: usize,
+    unfused_ms: f64,
+    fused_ms: f64,
+) -> Result<(), String> {
+    let folder = dir.join(stem);
+    std::fs::create_dir_all(&folder).map_err(|e| format!("{}: cannot be created: {e}", folder.display()))?;
+    for (i, input) in inputs.iter().enumerate() {
+        let path = folder.join(format!("{}.in{i}.npy", f.name));
+        match input {
+            measure::Input::Scalar(v) => npy::write_value(&path, v)?,
+            measure::Input::Tensor(b) => write_buffer(&path, b)?,
+        }
+    }
+    let (outputs, _) = measure::call(fused, f, inputs).map_err(|e| format!("the fused call failed: {e}"))?;
+    for (i, output) in outputs.iter().enumerate() {
+        let path = folder.join(format!("{}.out{i}.npy", f.name));
+        match output {
+            Output::Scalar(v) => npy::write_value(&path, v)?,
+            Output::Tensor(t) => write_buffer(&path, &t.to_buffer())?,
+        }
+    }
+    drop(outputs);
+    let csv = dir.join("times.csv");
+    let append = || -> std::io::Result<()> {
+        let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&csv)?;
+        if file.metadata()?.len() == 0 {
+            writeln!(file, "example,function,extent,unfused_ms,fused_ms")?;
+        }
+        writeln!(file, "{stem},{},{extent},{unfused_ms:.6},{fused_ms:.6}", f.name)
+    };
+    append().map_err(|e| format!("{}: cannot be written: {e}", csv.display()))
+}
+
 /// Benchmarks one function: its row.
+#[allow(clippy::too_many_arguments)]
 fn bench_function(
     path: &Path,
     label: &str,
@@ -133,6 +227,7 @@ fn bench_function(
     jits: &mut [FileRaw; 3],
     options: &Options,
     stream_gb_s: f64,
+    dump: Option<&mut Dump>,
 ) -> String {
     let Some(extent) = extent(f, options.elements) else {
         return skipped(label, "static shapes (no dynamic extent to scale)", options);
@@ -210,6 +305,14 @@ fn bench_function(
         Ok(()) => "results agree",
         Err(e) => e,
     });
+    if let Some(dump) = dump {
+        let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        if let Err(e) = dump_function(&dump.dir, &stem, f, &inputs, fused, extent, unfused_ms, fused_ms) {
+            eprintln!("kernel-bench: --dump: {label}: {e}");
+            note.push_str(&format!("; DUMP FAILED: {}", brief(&e, 80)));
+            dump.failures += 1;
+        }
+    }
     let mut cells = vec![
         label.to_owned(),
         shape,
@@ -276,6 +379,13 @@ fn main() -> ExitCode {
     }
     header.extend(["MB unfus", "MB fused", "B ratio", "GB/s", "xSTREAM", "note"].map(String::from));
     println!("{}", row(&header));
+    let mut dump = options.dump.clone().map(|dir| Dump { dir, failures: 0 });
+    if let Some(dump) = &dump
+        && let Err(e) = std::fs::create_dir_all(&dump.dir)
+    {
+        eprintln!("kernel-bench: --dump: {}: cannot be created: {e}", dump.dir.display());
+        return ExitCode::FAILURE;
+    }
     let context = array_dialect::context();
     for path in &files {
         let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -294,7 +404,7 @@ fn main() -> ExitCode {
         ];
         for f in interpreter.functions().into_iter().filter(|f| f.public && f.defined) {
             let label = format!("{stem} @{}", f.name);
-            let line = bench_function(path, &label, &f, &interpreter, &mut jits, &options, stream_gb_s);
+            let line = bench_function(path, &label, &f, &interpreter, &mut jits, &options, stream_gb_s, dump.as_mut());
             println!("{line}");
         }
     }
@@ -304,5 +414,12 @@ fn main() -> ExitCode {
          B ratio: unfused/fused bytes; GB/s: fused bytes / fused time; xSTREAM: that / the reference bandwidth; \
          fused Nthr: the fused program on N OpenMP threads (--threads N); thr gain: fused ms / that."
     );
+    if let Some(dump) = &dump {
+        if dump.failures > 0 {
+            eprintln!("kernel-bench: --dump: {} function(s) could not be written", dump.failures);
+            return ExitCode::FAILURE;
+        }
+        println!("--dump: inputs, fused results and times.csv in {}", dump.dir.display());
+    }
     ExitCode::SUCCESS
 }
