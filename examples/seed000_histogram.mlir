@@ -19,9 +19,9 @@
 // * The bins and the ones are one 2-result map, the scatter's index and value arrays;
 //   the zeros are the destination, which reaches the scatter through an infusible edge
 //   (seed 000 (8)), so the clustering is [[zeros], [binsAndOnes, result]].
-// * Compiled, the scatter is a loop in source order; with `--openmp` it runs by owner
-//   (`array-parallel-forms`): each thread runs the whole loop and performs the additions
-//   into its own part of the bins, in source order.
+// * Compiled, the scatter is a loop in source order; `--openmp --scatters=owners` runs it
+//   by owner (`array-parallel-forms`): each thread runs the whole loop and performs the
+//   additions into its own part of the bins, in source order.
 
 func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
   %n = array.size %xs : tensor<?xi64>

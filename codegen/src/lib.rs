@@ -18,4 +18,4 @@ pub mod vector_math;
 
 pub use check::{CheckOutcome, check_file, check_function};
 pub use jit::{Compiled, compile_emulated_kernels_file, compile_file, compile_file_with};
-pub use pipeline::{LaunchShape, Threads, Variant, lower_to_llvm, lower_to_llvm_with};
+pub use pipeline::{LaunchShape, ScatterForm, Threads, Variant, lower_to_llvm, lower_to_llvm_with};

@@ -22,17 +22,47 @@ pub enum Threads {
     #[default]
     Sequential,
     /// The sequential loops that have a parallel form get it first (`array-parallel-forms`:
-    /// scans, filter compaction and expand placement as three phases, commutative scatters
-    /// with atomic updates); then `scf.parallel` loops become OpenMP work-sharing loops
+    /// scans, filter compaction and expand placement as three phases; scatters as the
+    /// [`ScatterForm`] says); then `scf.parallel` loops become OpenMP work-sharing loops
     /// (`omp.parallel` + `omp.wsloop`); the compiled code calls the OpenMP runtime
     /// (`libomp`, `OMP_NUM_THREADS` threads).
-    OpenMp,
+    OpenMp(ScatterForm),
     /// The loop nests made GPU kernels (`array-gpu-kernels`, as for a GPU target, with
     /// the launch shape given) and the kernels emulated on the CPU (`array-gpu-emulate`:
     /// blocks and threads as loops, every thread finishing each segment between
     /// block-wide operations before the next starts), so the kernels' index arithmetic,
     /// reductions and scans are checked without a GPU.
     GpuEmulated(LaunchShape),
+}
+
+/// How scatter loops run under OpenMP (`array-parallel-forms{scatters=…}`): in source order
+/// (the default), by owner (each thread performs the updates of its own rows, in source
+/// order: exact for any combine), or with atomic updates (commutative combines). Neither
+/// parallel form wins on every index distribution (measurements in
+/// `passes/src/parallel_forms.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum ScatterForm {
+    #[default]
+    Sequential,
+    Owners,
+    Atomic,
+}
+
+impl ScatterForm {
+    pub const ALL: [ScatterForm; 3] = [ScatterForm::Sequential, ScatterForm::Owners, ScatterForm::Atomic];
+
+    /// The value of the pass option (and of `fuse-opt --scatters=`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ScatterForm::Sequential => "sequential",
+            ScatterForm::Owners => "owners",
+            ScatterForm::Atomic => "atomic",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ScatterForm> {
+        ScatterForm::ALL.into_iter().find(|f| f.name() == name)
+    }
 }
 
 /// The launch shape of `array-gpu-kernels`' parallel kernels: threads per block and the
@@ -63,10 +93,17 @@ pub fn to_llvm(threads: Threads) -> String {
         ),
         _ => String::new(),
     };
-    let openmp = format!("func.func(array-parallel-forms{{owners={}}}), convert-scf-to-openmp, ", openmp_threads());
+    let openmp = match threads {
+        Threads::OpenMp(scatters) => format!(
+            "func.func(array-parallel-forms{{scatters={} owners={}}}), convert-scf-to-openmp, ",
+            scatters.name(),
+            openmp_threads()
+        ),
+        _ => String::new(),
+    };
     let (scf_to_openmp, memref_first, openmp_to_llvm) = match threads {
         Threads::Sequential => ("", false, ""),
-        Threads::OpenMp => (openmp.as_str(), true, "convert-openmp-to-llvm, "),
+        Threads::OpenMp(_) => (openmp.as_str(), true, "convert-openmp-to-llvm, "),
         Threads::GpuEmulated(_) => (gpu_emulated.as_str(), false, ""),
     };
     let memref = "expand-strided-metadata, finalize-memref-to-llvm, ";
@@ -211,7 +248,7 @@ fn llvm_prefix() -> String {
 pub fn runtime_libraries_for(threads: Threads) -> Vec<String> {
     let lib = format!("{}/lib", llvm_prefix());
     let mut names = vec!["libmlir_c_runner_utils.so"];
-    if threads == Threads::OpenMp {
+    if matches!(threads, Threads::OpenMp(_)) {
         names.push("libomp.so");
     }
     names.into_iter().map(|n| format!("{lib}/{n}")).filter(|p| Path::new(p).exists()).collect()
@@ -245,7 +282,7 @@ pub fn lower_to_llvm_with(
         &format!("builtin.module({})", to_llvm(threads)),
     )?);
     // OpenMP ops stay: LLVM IR translation turns them into OpenMP runtime calls.
-    let openmp = threads == Threads::OpenMp;
+    let openmp = matches!(threads, Threads::OpenMp(_));
     if let Some(op) = first_op_outside(module, |n| {
         n.starts_with("llvm.") || n == "builtin.module" || (openmp && n.starts_with("omp."))
     }) {

@@ -165,7 +165,7 @@ pub unsafe extern "C" fn arrayFusionAddLoweringToLLVM(
     user_data: *mut c_void,
 ) -> MlirLogicalResult {
     guarded(logical(false), on_error, user_data, || {
-        let threads = if openmp { crate::Threads::OpenMp } else { crate::Threads::Sequential };
+        let threads = if openmp { crate::Threads::OpenMp(Default::default()) } else { crate::Threads::Sequential };
         // SAFETY: the caller's live pass manager, borrowed for this call.
         crate::add_lowering_to_llvm_to(unsafe { melior::pass::OperationPassManager::from_raw(pm) }, threads)
             .map(|()| logical(true))

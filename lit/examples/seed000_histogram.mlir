@@ -1,9 +1,9 @@
 // Parses, verifies and pins examples/seed000_histogram.mlir (a scatter with an
 // associative, commutative combine, seed 000 §2): the zeros reach the scatter through an
 // infusible edge, the bins and ones fuse into it; nothing is lowered op by op; with
-// OpenMP the scatter runs by owner (each thread performs the additions into its own
-// part of the bins, nothing atomic: passes/src/parallel_forms/owners.rs); results agree
-// under the
+// OpenMP the scatter stays in source order by default, and `--scatters=owners` runs it by
+// owner (each thread performs the additions into its own part of the bins, nothing
+// atomic: passes/src/parallel_forms/owners.rs); results agree under the
 // interpreter, compiled unfused and compiled fused (CPU, OpenMP, emulated GPU kernels).
 // RUN: fuse-opt %examples/seed000_histogram.mlir | fuse-opt | FileCheck %s
 // RUN: fuse-opt %examples/seed000_histogram.mlir --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-desugar,array-fusion-analysis))' 2>&1 | FileCheck %s --check-prefix=CLUSTERS --implicit-check-not=warning
@@ -12,6 +12,7 @@
 // RUN: fuse-opt %examples/seed000_histogram.mlir --run --check --size=0 | FileCheck %s --check-prefix=RESULT
 // RUN: fuse-opt %examples/seed000_histogram.mlir --run --check --size=1 | FileCheck %s --check-prefix=RESULT
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed000_histogram.mlir --run --check --size=5000 --seed=5 --openmp | FileCheck %s --check-prefix=RESULT
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed000_histogram.mlir --run --check --size=5000 --seed=6 --openmp --scatters=owners | FileCheck %s --check-prefix=RESULT
 // RUN: fuse-opt %examples/seed000_histogram.mlir --run --check --size=300 --gpu-sim | FileCheck %s --check-prefix=RESULT
 
 // CHECK-LABEL: func.func @histogram(

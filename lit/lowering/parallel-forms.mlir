@@ -3,25 +3,35 @@
 // regroupable combine (an integer scan, a filter's compaction, an expand's placement, a
 // float scan whose combine allows `reassoc`) become three phases over chunks (two
 // `scf.parallel` loops around an `scf.for` over the chunks); a scatter whose combine is
-// (commutative or not) runs by owner: each of the OpenMP threads runs the whole loop in
-// source order and performs the updates of its own rows of the destination, so the
-// result is the sequential one bit for bit (`scatters=atomic` asks for an `scf.parallel`
-// of `memref.atomic_rmw` instead: measured slower on CPUs; see
-// passes/src/parallel_forms.rs). A loop without a parallel form stays sequential, with a
-// remark naming the condition it broke. The sequential pipelines keep the sequential
-// forms: the reference the runs below compare with.
+// (commutative or not) stays in source order unless `scatters=owners` runs it by owner
+// (each of the threads runs the whole loop in source order and performs the updates of
+// its own rows of the destination, so the result is the sequential one bit for bit) or
+// `scatters=atomic` makes it an `scf.parallel` of `memref.atomic_rmw` (see the
+// measurements in passes/src/parallel_forms.rs). A loop without a parallel form stays
+// sequential, with a remark naming the condition it broke. The sequential pipelines keep
+// the sequential forms: the reference the runs below compare with (`fuse-opt --run
+// --openmp --scatters=FORM` picks the scatter form).
 //
-// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{owners=3}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
-// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{owners=3}))' 2>/dev/null | FileCheck %s
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{scatters=owners owners=3}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{scatters=owners owners=3}))' 2>/dev/null | FileCheck %s
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{scatters=atomic}))' 2>/dev/null | FileCheck %s --check-prefix=ATOMIC
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{scatters=racy}))' 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=0 | FileCheck %s --check-prefix=RESULT
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=1 | FileCheck %s --check-prefix=RESULT
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=1000 --seed=5 | FileCheck %s --check-prefix=RESULT
 // RUN: env OMP_NUM_THREADS=3 fuse-opt %s --run --check --openmp --size=100000 --seed=6 | FileCheck %s --check-prefix=RESULT
+// RUN: env OMP_NUM_THREADS=3 fuse-opt %s --run --check --openmp --scatters=owners --size=1000 --seed=7 | FileCheck %s --check-prefix=RESULT
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --scatters=owners --size=100000 --seed=8 | FileCheck %s --check-prefix=RESULT
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --scatters=atomic --size=1000 --seed=9 | FileCheck %s --check-prefix=RESULT
+// RUN: fuse-opt %s --emit-llvm=%t.owners.ll --openmp --scatters=owners && FileCheck %s --check-prefix=OMP < %t.owners.ll
+// RUN: fuse-opt %s --emit-llvm=%t.atomic.ll --openmp --scatters=atomic && FileCheck %s --check-prefix=OMP-ATOMIC < %t.atomic.ll
 // RUN: fuse-opt %s --emit-llvm=%t.ll --openmp && FileCheck %s --check-prefix=OMP < %t.ll
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms))' 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=10 --function=running_sum_in_order 2>&1 | FileCheck %s --check-prefix=SHOWN
 // RUN: fuse-opt %s --emit-object=%t.o --openmp 2>&1 | FileCheck %s --check-prefix=SHOWN
+
+// By default a scatter stays in source order, with the reason:
+// DEFAULT: remark: array-parallel-forms: 'scf.for' stays sequential: a scatter, in source order (scatters=owners or scatters=atomic give it a parallel form; neither wins on every index distribution)
 
 // What stays sequential is shown where the code is run or emitted:
 // SHOWN: parallel-forms.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
@@ -37,6 +47,7 @@
 // RESULT-DAG: @last_write_wins: match (interpreter, unfused, fused)
 // OMP: call void {{.*}}@__kmpc_fork_call(
 // OMP-NOT: atomicrmw
+// OMP-ATOMIC: atomicrmw add ptr
 // BAD-OPTION: error: array-parallel-forms: scatters must be 'owners', 'atomic' or 'sequential', not 'racy'
 
 // An integer scan: partials, their exclusive scan, the chunks rerun with their stores.
@@ -84,9 +95,9 @@ func.func @positives(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A histogram: every element adds itself to bin x mod n; the bins are in range for any x.
-// By default by owner: 3 owners (the option here; the OpenMP pipeline passes its thread
-// count), each running the whole loop and updating only the bins of its third of the
-// histogram, in source order. With scatters=atomic, atomic additions in parallel.
+// With scatters=owners (3 owners here; the OpenMP pipeline passes its thread count), each
+// owner runs the whole loop and updates only the bins of its third of the histogram, in
+// source order. With scatters=atomic, atomic additions in parallel.
 // REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
 // CHECK-LABEL: func.func @histogram(
 // CHECK:         %[[C3:.*]] = arith.constant 3 : index

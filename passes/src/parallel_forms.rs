@@ -34,16 +34,23 @@
 //! twice, so the sequential pipelines leave the loops as they are: they are the reference
 //! forms the tests compare with.
 //!
-//! Scatters run by owner unless the option `scatters` says otherwise (`atomic`,
-//! `sequential`), on `owners` owners (`fusion_codegen`'s OpenMP pipeline passes its
-//! thread count). Atomic updates were measured slower on this project's 2-core x86
-//! machine: a histogram of 10^7 elements into the 16 bins its generated inputs reach took
-//! 286 ms on 2 threads with atomic updates against 49 ms in order on one
-//! (`kernel-bench examples/seed000_histogram.mlir --threads 2`), as the threads contend
-//! for the same cache lines; even without contention (10^7 random bins, one thread, C) a
-//! locked add took 1.6–1.8× the time of a plain one, as it stops the core from
-//! overlapping the cache misses of successive updates. GPUs have no such cost, and
-//! `array-gpu-kernels` uses the atomic form.
+//! Scatters stay in source order unless the option `scatters` asks for a parallel form
+//! (`owners`, on `owners` owners, which `fusion_codegen`'s OpenMP pipeline sets to its
+//! thread count; or `atomic`), because neither form wins on every index distribution.
+//! Measured on this project's 2-core x86 machine, 10^7 elements, 2 threads against the
+//! loop in order on one (`kernel-bench --threads 2`, with `scatters=` changed in
+//! `fusion_codegen::pipeline::to_llvm`):
+//!
+//! * a histogram into the 16 bins its generated inputs reach
+//!   (`examples/seed000_histogram.mlir`): by owner 0.83× (each owner recomputes the
+//!   bins of every element; the updates, to 16 cached bins, are cheap), atomic 0.17×
+//!   (286 ms against 49: the threads contend for the same cache lines);
+//! * a scatter-add to 10^7 bins spread by a multiplicative hash: by owner 1.17×.
+//!
+//! Even without contention (10^7 random bins, one thread, C) a locked add took 1.6–1.8×
+//! the time of a plain one, as it stops the core from overlapping the cache misses of
+//! successive updates. GPUs have no such cost, and `array-gpu-kernels` uses the atomic
+//! form.
 
 mod accesses;
 pub(crate) mod atomics;
@@ -77,8 +84,8 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "scatters",
-            description: "How scatter nests run: owners (the default: each of `owners` threads runs the whole nest in source order and performs the updates of its own rows of the destination; exact for any combine), atomic (scf.parallel with memref.atomic_rmw, for commutative combines; measured slower on CPUs) or sequential (in source order)",
-            default: || "owners".into(),
+            description: "How scatter nests run: sequential (in source order, the default), owners (each of `owners` threads runs the whole nest in source order and performs the updates of its own rows of the destination; exact for any combine) or atomic (scf.parallel with memref.atomic_rmw, for commutative combines); see the measurements in the module doc",
+            default: || "sequential".into(),
         },
         PassOption {
             name: "owners",
@@ -192,7 +199,7 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
             let refusal = if ir::results(op).is_empty() {
                 match forms.scatters {
                     Scatters::Sequential => match owners::admits(op) {
-                        Ok(()) => "a scatter, in source order (scatters=sequential)".to_string(),
+                        Ok(()) => "a scatter, in source order (scatters=owners or scatters=atomic give it a parallel form; neither wins on every index distribution)".to_string(),
                         Err(why) => why,
                     },
                     Scatters::Atomic => match atomics::parallel_updates(&b, op) {

@@ -8,7 +8,7 @@
 
 use fusion_codegen::check::{CheckOutcome, check_file_with_threads};
 use fusion_codegen::inputs::generate_args;
-use fusion_codegen::{LaunchShape, Threads};
+use fusion_codegen::{LaunchShape, ScatterForm, Threads};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -84,17 +84,21 @@ fn openmp_cases() -> u32 {
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: openmp_cases(), failure_persistence: None, ..ProptestConfig::default() })]
-    /// The same with the parallel loops (parallel reductions included) on OpenMP threads:
-    /// integer results, so any grouping of a reduction must give the sequential value.
+    /// The same with the parallel loops (parallel reductions, three-phase scans and
+    /// filters included) on OpenMP threads, scatters in each of their forms (in order, by
+    /// owner, atomic): integer results, so any grouping of a reduction or a scan, and any
+    /// order of commutative updates, must give the sequential value.
     #[test]
     fn random_programs_agree_with_openmp_threads(
         program_seed in any::<u64>(),
         ops in 3usize..16,
         input_seed in any::<u64>(),
         size in 0usize..200,
+        scatters in 0usize..3,
     ) {
         let source = integration_tests::random_program(program_seed, ops);
-        assert_all_match_with(&source, input_seed, size, Threads::OpenMp);
+        let threads = Threads::OpenMp(ScatterForm::ALL[scatters]);
+        assert_all_match_with(&source, input_seed, size, threads);
     }
 }
 

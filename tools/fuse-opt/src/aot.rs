@@ -1,10 +1,12 @@
-//! `fuse-opt FILE --emit-llvm=OUT.ll` / `--emit-object=OUT.o` \[`--unfused`\] \[`--openmp`\]:
-//! ahead-of-time output. The program is fused (the `array-fusion` pipeline; `--unfused`
-//! skips it), lowered to loops and to the LLVM dialect (`--openmp`: parallel loops run on
-//! the OpenMP runtime, so link the object with `-lomp`), and written as LLVM IR text or a
-//! host object file. Public functions get C entry points `_mlir_ciface_<name>`.
+//! `fuse-opt FILE --emit-llvm=OUT.ll` / `--emit-object=OUT.o` \[`--unfused`\] \[`--openmp`
+//! \[`--scatters=FORM`\]\]: ahead-of-time output. The program is fused (the `array-fusion`
+//! pipeline; `--unfused` skips it), lowered to loops and to the LLVM dialect (`--openmp`:
+//! parallel loops run on the OpenMP runtime, so link the object with `-lomp`; scatters in
+//! source order, by owner or atomically: `--scatters=sequential|owners|atomic`), and
+//! written as LLVM IR text or a host object file. Public functions get C entry points
+//! `_mlir_ciface_<name>`.
 
-use fusion_codegen::{Threads, Variant, aot};
+use fusion_codegen::{ScatterForm, Threads, Variant, aot};
 use std::path::PathBuf;
 
 /// The AOT request taken from the command line.
@@ -20,7 +22,8 @@ pub struct AotOptions {
 pub fn take_aot_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<AotOptions>, String> {
     let mut target = None;
     let mut variant = Variant::Fused;
-    let mut threads = Threads::Sequential;
+    let mut openmp = false;
+    let mut scatters: Option<ScatterForm> = None;
     let mut rest = Vec::new();
     for a in args.drain(..) {
         let s = a.to_string_lossy().into_owned();
@@ -32,14 +35,17 @@ pub fn take_aot_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<AotOp
         } else if flag == "unfused" {
             variant = Variant::Unfused;
         } else if flag == "openmp" {
-            threads = Threads::OpenMp;
+            openmp = true;
+        } else if let Some(form) = flag.strip_prefix("scatters=") {
+            scatters = Some(scatter_form(form)?);
         } else {
             rest.push(a);
         }
     }
     let Some((format, output)) = target else {
         let stray = if variant == Variant::Unfused { Some("--unfused") } else { None };
-        let stray = stray.or(if threads == Threads::OpenMp { Some("--openmp") } else { None });
+        let stray = stray.or(if openmp { Some("--openmp") } else { None });
+        let stray = stray.or(if scatters.is_some() { Some("--scatters") } else { None });
         if let Some(flag) = stray {
             return Err(format!("{flag} needs --emit-llvm=FILE or --emit-object=FILE"));
         }
@@ -52,8 +58,14 @@ pub fn take_aot_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<AotOp
     let inputs: Vec<String> =
         rest.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).filter(|a| !a.starts_with('-')).collect();
     if inputs.len() != 1 || rest.len() != 2 {
-        return Err("--emit-llvm/--emit-object take exactly one input file (and only --unfused, --openmp)".into());
+        return Err(
+            "--emit-llvm/--emit-object take exactly one input file (and only --unfused, --openmp, --scatters)".into()
+        );
     }
+    if scatters.is_some() && !openmp {
+        return Err("--scatters needs --openmp (sequential code runs every scatter in source order)".into());
+    }
+    let threads = if openmp { Threads::OpenMp(scatters.unwrap_or_default()) } else { Threads::Sequential };
     Ok(Some(AotOptions { input: inputs[0].clone().into(), output: output.into(), format, variant, threads }))
 }
 
@@ -74,4 +86,12 @@ pub fn emit(options: &AotOptions) -> i32 {
             1
         }
     }
+}
+
+/// The scatter form named by `--scatters=NAME`.
+pub fn scatter_form(name: &str) -> Result<ScatterForm, String> {
+    ScatterForm::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = ScatterForm::ALL.iter().map(|f| f.name()).collect();
+        format!("--scatters: '{name}' is not one of {}", names.join(", "))
+    })
 }

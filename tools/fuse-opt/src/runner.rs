@@ -43,6 +43,8 @@ pub struct RunOptions {
     pub output_dir: Option<PathBuf>,
     /// `--openmp`: compiled code runs its parallel loops on the OpenMP runtime.
     pub openmp: bool,
+    /// `--scatters=FORM` (with `--openmp`): how scatter loops run.
+    pub scatters: Option<fusion_codegen::ScatterForm>,
     /// `--gpu-sim`: the compiled programs are the GPU kernels (`array-gpu-kernels`),
     /// emulated on the CPU (`array-gpu-emulate`).
     pub gpu_sim: bool,
@@ -60,6 +62,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         inputs: vec![],
         output_dir: None,
         openmp: false,
+        scatters: None,
         gpu_sim: false,
     };
     // `--openmp` belongs to the runner only with `--run` (else to the AOT output).
@@ -81,6 +84,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
             ("input", v) if !v.is_empty() => options.inputs.push(v.into()),
             ("output-dir", v) if !v.is_empty() => options.output_dir = Some(v.into()),
             ("openmp", "") if running => options.openmp = true,
+            ("scatters", v) if running => options.scatters = Some(crate::aot::scatter_form(v)?),
             ("gpu-sim", "") => options.gpu_sim = true,
             _ => {
                 rest.push(a);
@@ -97,6 +101,9 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         }
         *args = rest;
         return Ok(None);
+    }
+    if options.scatters.is_some() && !options.openmp {
+        return Err("--scatters needs --openmp (sequential code runs every scatter in source order)".into());
     }
     if options.openmp && options.gpu_sim {
         return Err("--openmp and --gpu-sim exclude each other (the emulated kernels run on one thread)".into());
@@ -206,7 +213,7 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
     };
     let fused_interpreter = fused.as_ref().map(Interpreter::new);
     let threads = match (options.openmp, options.gpu_sim) {
-        (true, _) => Threads::OpenMp,
+        (true, _) => Threads::OpenMp(options.scatters.unwrap_or_default()),
         (_, true) => Threads::GpuEmulated(LaunchShape::default()),
         _ => Threads::Sequential,
     };

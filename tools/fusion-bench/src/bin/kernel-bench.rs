@@ -1,4 +1,5 @@
-//! `kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--fresh-pages] [--dump DIR]`
+//! `kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--scatters FORM] [--fresh-pages]
+//! [--dump DIR]`
 //!
 //! Compiled unfused against compiled fused, side by side in one process, beside a STREAM
 //! triad measured in the same run. For every public function of every example (default:
@@ -13,7 +14,9 @@
 //! static shapes, not compiled yet, or whose generated inputs fail (under the interpreter,
 //! at a small size, first) are listed with the reason. `--threads T` (T ≥ 2) adds the fused
 //! program compiled for OpenMP and run on `T` threads (`OMP_NUM_THREADS`), timed in the
-//! same interleaved calls, and its speed-up over the fused program on one thread.
+//! same interleaved calls, and its speed-up over the fused program on one thread; its
+//! scatters run as `--scatters` says (`sequential`, the default, `owners` or `atomic`:
+//! `fusion_codegen::ScatterForm`).
 //!
 //! Memory: glibc would serve every result of 10^7 elements with a fresh `mmap` (page faults
 //! at each call); unless `--fresh-pages`, the benchmark turns that off (`mallopt`) so that
@@ -34,7 +37,7 @@ use fusion_bench::{
     traffic::{Traffic, function_traffic},
 };
 use fusion_codegen::raw::{Buffer, Output, RawCompiled};
-use fusion_codegen::{Threads, Variant, inputs::generate_args, npy};
+use fusion_codegen::{ScatterForm, Threads, Variant, inputs::generate_args, npy};
 use fusion_interpreter::{ElemType, FunctionInfo, Interpreter, Type};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -64,6 +67,8 @@ struct Options {
     /// Threads of the threaded column (1: no such column).
     threads: usize,
     fresh_pages: bool,
+    /// How the OpenMP column runs scatters (`--scatters`).
+    scatters: ScatterForm,
     /// Where `--dump` writes inputs, fused results and times.
     dump: Option<PathBuf>,
     roots: Vec<PathBuf>,
@@ -76,6 +81,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         seed: 0,
         threads: 1,
         fresh_pages: false,
+        scatters: ScatterForm::Sequential,
         dump: None,
         roots: Vec::new(),
     };
@@ -89,17 +95,20 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--seed" => o.seed = value(i)?.parse().map_err(|_| "--seed: not a number")?,
             "--threads" => o.threads = value(i)?.parse().map_err(|_| "--threads: not a number")?,
             "--dump" => o.dump = Some(PathBuf::from(value(i)?)),
+            "--scatters" => {
+                let name = value(i)?;
+                o.scatters = ScatterForm::from_name(&name)
+                    .ok_or(format!("--scatters: '{name}' is not sequential, owners or atomic"))?
+            }
             "--fresh-pages" => {
                 o.fresh_pages = true;
                 i += 1;
                 continue;
             }
             "-h" | "--help" => {
-                return Err(
-                    "usage: kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] [--fresh-pages] \
-                     [--dump DIR]"
-                        .into()
-                );
+                return Err("usage: kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] \
+                     [--scatters sequential|owners|atomic] [--fresh-pages] [--dump DIR]"
+                    .into());
             }
             _ if a.starts_with('-') => return Err(format!("unknown option {a}")),
             _ => {
@@ -400,7 +409,7 @@ fn main() -> ExitCode {
         let mut jits = [
             FileRaw::new(path, Variant::Unfused, Threads::Sequential),
             FileRaw::new(path, Variant::Fused, Threads::Sequential),
-            FileRaw::new(path, Variant::Fused, Threads::OpenMp),
+            FileRaw::new(path, Variant::Fused, Threads::OpenMp(options.scatters)),
         ];
         for f in interpreter.functions().into_iter().filter(|f| f.public && f.defined) {
             let label = format!("{stem} @{}", f.name);
