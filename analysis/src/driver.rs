@@ -11,7 +11,7 @@ use super::graph::Graph;
 use super::local_search;
 use super::report::{Status, relative_gap};
 use super::validate::validate;
-use fusion_solver::{CutSeparator, Hooks, Limits, SolveStatus};
+use fusion_solver::{CutSeparator, Hooks, Limits, SolveError, SolveStatus};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -64,11 +64,10 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     let started = Instant::now();
     let local_search_budget = Duration::try_from_secs_f64((options.limits.time_seconds * LOCAL_SEARCH_SHARE).max(0.0))
         .unwrap_or(Duration::MAX);
+    let start = warm_start(graph, &options.cost, local_search_budget);
     let hooks = Hooks {
         separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts) as Box<dyn CutSeparator>),
-        start: warm_start(graph, &options.cost, local_search_budget)
-            .map(|c| ilp.partial_solution(graph, &c))
-            .unwrap_or_default(),
+        start: start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default(),
     };
     // The time limit covers the warm start too, so a user's limit is the wall time.
     let limits = Limits {
@@ -79,6 +78,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
     let (variables, rows) = (ilp.model.variables.len(), ilp.model.rows.len());
 
+    let mut from_warm_start = false;
     let (clustering, status, ilp_objective, bound) = match solved {
         Ok(solution) => {
             let clustering = ilp.clustering(graph, &solution.values);
@@ -88,6 +88,13 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
             };
             let bound = solution.dual_bound.is_finite().then_some(solution.dual_bound + ilp.objective_offset);
             (clustering, status, Some(solution.objective + ilp.objective_offset), bound)
+        }
+        // A limit struck before the solver had a solution of its own: the warm start is a
+        // valid clustering (checked again below) that beats the unfused one, so it is the
+        // best known answer; the status says the limit struck, with no bound.
+        Err(SolveError::NoSolutionWithinLimits(_)) if start.is_some() => {
+            from_warm_start = true;
+            (start.expect("checked by the guard"), Status::TimeLimit, None, None)
         }
         Err(e) => {
             warnings.push(format!("no clustering from the solver ({e}); the program is left unfused"));
@@ -126,6 +133,11 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         None => "no lower bound known".to_string(),
     };
     match status {
+        Status::TimeLimit if from_warm_start => warnings.push(format!(
+            "the solver stopped at its limit ({} s) before it found a clustering; using the warm start (seed 000's greedy clustering improved by local search; cost {objective}, {}), which may not be optimal",
+            options.limits.time_seconds,
+            bound_words(bound)
+        )),
         Status::TimeLimit => warnings.push(format!(
             "the solver stopped at its limit ({} s); using its best clustering (cost {objective}, {}), which may not be optimal",
             options.limits.time_seconds,
@@ -280,5 +292,32 @@ mod tests {
             assert!(optimum.objective <= completed.objective + 1e-6);
         }
         assert!(started >= 10, "only {started} graphs had a warm start");
+    }
+
+    /// A limit that strikes before the solver has a solution of its own leaves the
+    /// validated warm start in use (status time-limit, no bound), not the unfused program.
+    #[test]
+    fn a_limit_before_any_solution_keeps_the_warm_start() {
+        let mut kept = 0;
+        for seed in 0..4 {
+            let g = random_graph(400, seed);
+            let options = AnalysisOptions {
+                strategy: Strategy::Ilp,
+                formulation: Formulation::Combined,
+                cost: reads_writes(),
+                limits: Limits { time_seconds: 0.0, ..Limits::default() },
+                dump_ilp: None,
+            };
+            let outcome = choose_clustering(&g, &options).expect("an outcome");
+            assert_ne!(outcome.status, Status::Fallback, "{:?}", outcome.warnings);
+            assert!(validate(&g, &outcome.clustering).is_ok());
+            if outcome.status == Status::TimeLimit && outcome.bound.is_none() {
+                let unfused = evaluate_function(&g, &Clustering::unfused(&g), &options.cost);
+                assert!(outcome.objective < unfused, "the warm start beats the unfused program");
+                assert!(outcome.warnings.iter().any(|w| w.contains("warm start")), "{:?}", outcome.warnings);
+                kept += 1;
+            }
+        }
+        assert!(kept >= 1, "no graph hit the limit before a solution");
     }
 }

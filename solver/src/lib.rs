@@ -11,5 +11,5 @@ pub mod model;
 pub mod scip;
 
 pub use lp::{LpNames, write_lp, write_lp_file};
-pub use model::{Branching, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, Variable, check_feasible};
+pub use model::{Branching, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, Variable, check_feasible};
 pub use scip::{CutSeparator, Hooks, Limits, Solution, SolveError, SolveStatus, solve, solve_with};

@@ -73,6 +73,19 @@ pub enum Branching {
     Inference,
 }
 
+/// Which primal heuristics a branch-and-bound solver runs. A hint: heuristics only find
+/// solutions, so they change the search and the incumbents found before a limit, never
+/// the optimum or a proof of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Heuristics {
+    /// The solver's own set.
+    #[default]
+    SolverDefault,
+    /// Only the one that completes a given partial solution (SCIP's `completesol`, which
+    /// turns the caller's warm start into an incumbent); the others are off.
+    WarmStartOnly,
+}
+
 /// A mixed-integer linear program.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
@@ -89,6 +102,8 @@ pub struct Model {
     pub objective: Vec<(VarId, f64)>,
     /// The branching rule to ask the solver for.
     pub branching: Branching,
+    /// The primal heuristics to ask the solver for.
+    pub heuristics: Heuristics,
 }
 
 impl Model {
@@ -101,6 +116,7 @@ impl Model {
             rows: Vec::new(),
             objective: Vec::new(),
             branching: Branching::SolverDefault,
+            heuristics: Heuristics::SolverDefault,
         }
     }
 

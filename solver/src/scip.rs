@@ -6,7 +6,9 @@
 //! against the model ([`check_feasible`]), so a solver or translation bug surfaces as
 //! [`SolveError::Solver`] instead of a wrong fusion decision.
 
-use crate::model::{Branching, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, check_feasible, violates_le};
+use crate::model::{
+    Branching, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, check_feasible, violates_le,
+};
 use russcip::prelude::*;
 use russcip::{ObjSense, ProblemCreated, Status, VarType};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -268,6 +270,14 @@ fn build(
             scip.add_var(lower, upper, cost, &v.name, kind)
         })
         .collect();
+    if model.heuristics == Heuristics::WarmStartOnly {
+        // Every heuristic's frequency to -1 (off), then `completesol` back to its default
+        // (0: at the root), so that a partial solution given as a warm start is completed.
+        scip = scip
+            .set_heuristics(russcip::ParamSetting::Off)
+            .set_int_param("heuristics/completesol/freq", 0)
+            .map_err(solver_error)?;
+    }
     if model.branching == Branching::Inference {
         // Above every default rule's priority (relpscost has 10000), so it is used.
         scip =
