@@ -168,8 +168,8 @@ fn has_symbol(name: &str) -> bool {
 }
 
 /// Makes the C math calls of `module` (in the LLVM dialect) vectorisable: declared free
-/// of memory effects ([`mark_math_functions_pure`]) and, where libmvec is in use, mapped to
-/// their vector variants ([`add_vector_variants`]).
+/// of memory effects (`mark_math_functions_pure`) and, where libmvec is in use, mapped to
+/// their vector variants (`add_vector_variants`).
 pub fn prepare(context: &melior::Context, module: &melior::ir::Module) -> Result<(), String> {
     calls_for_intrinsics(context, module)?;
     mark_math_functions_pure(context, module);

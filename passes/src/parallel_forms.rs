@@ -8,15 +8,15 @@
 //! §2; sequential because two sources may target one element). These have parallel
 //! forms that compute the same values:
 //!
-//! * [`scans::three_phase`]: a loop whose carried values are updated by a regroupable
+//! * `scans::three_phase`: a loop whose carried values are updated by a regroupable
 //!   (associative) combine → three phases over chunks of iterations: the chunks'
 //!   partials (`scf.parallel`), their exclusive scan (`scf.for` over the chunks), each
 //!   chunk rerun from its offset with its stores (`scf.parallel`); and a fourth
 //!   (`scf.for` over the chunks) where the loop also folds the scanned values;
-//! * [`owners::by_owner`]: a scatter nest (any combine) → an `scf.parallel` over owners,
+//! * `owners::by_owner`: a scatter nest (any combine) → an `scf.parallel` over owners,
 //!   each running the whole nest in source order and performing only the updates of its
 //!   own rows of the destination: the sequential result bit for bit, nothing atomic;
-//! * [`atomics::parallel_updates`]: a scatter nest whose combine is commutative and
+//! * `atomics::parallel_updates`: a scatter nest whose combine is commutative and
 //!   associative → one `scf.parallel` of `memref.atomic_rmw` updates (on the CPU only on
 //!   request, see below).
 //!
@@ -122,7 +122,7 @@ pub(crate) const CPU_CHUNKING: Chunking = Chunking { max_chunks: 1024, min_chunk
 enum Scatters {
     Sequential,
     Atomic,
-    /// By owner ([`owners::by_owner`]).
+    /// By owner (`owners::by_owner`).
     Owners,
 }
 
