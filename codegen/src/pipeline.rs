@@ -35,35 +35,8 @@ pub enum Threads {
     GpuEmulated(LaunchShape),
 }
 
-/// How scatter loops run under OpenMP (`array-parallel-forms{scatters=…}`): in source order
-/// (the default), by owner (each thread performs the updates of its own rows, in source
-/// order: exact for any combine), or with atomic updates (commutative combines). Neither
-/// parallel form wins on every index distribution (measurements in
-/// `passes/src/parallel_forms.rs`).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum ScatterForm {
-    #[default]
-    Sequential,
-    Owners,
-    Atomic,
-}
-
-impl ScatterForm {
-    pub const ALL: [ScatterForm; 3] = [ScatterForm::Sequential, ScatterForm::Owners, ScatterForm::Atomic];
-
-    /// The value of the pass option (and of `fuse-opt --scatters=`).
-    pub fn name(self) -> &'static str {
-        match self {
-            ScatterForm::Sequential => "sequential",
-            ScatterForm::Owners => "owners",
-            ScatterForm::Atomic => "atomic",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ScatterForm> {
-        ScatterForm::ALL.into_iter().find(|f| f.name() == name)
-    }
-}
+/// How scatter loops run under OpenMP: the option `scatters` of `array-parallel-forms`.
+pub use fusion_passes::parallel_forms::ScatterForm;
 
 /// The launch shape of `array-gpu-kernels`' parallel kernels: threads per block and the
 /// most blocks of a grid (beyond which the threads of a grid-stride loop wrap around).

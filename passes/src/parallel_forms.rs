@@ -117,20 +117,40 @@ pub(crate) struct Chunking {
 /// chunks, which the tests exercise.
 pub(crate) const CPU_CHUNKING: Chunking = Chunking { max_chunks: 1024, min_chunk: 16 };
 
-/// How scatter nests run (option `scatters`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Scatters {
+/// How scatter nests run (option `scatters`): in source order (the default), by owner
+/// (`owners::by_owner`: exact for any combine), or with atomic updates
+/// (`atomics::parallel_updates`: commutative combines). Neither parallel form wins on
+/// every index distribution (the measurements are in the module doc).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum ScatterForm {
+    #[default]
     Sequential,
-    Atomic,
-    /// By owner (`owners::by_owner`).
     Owners,
+    Atomic,
+}
+
+impl ScatterForm {
+    pub const ALL: [ScatterForm; 3] = [ScatterForm::Sequential, ScatterForm::Owners, ScatterForm::Atomic];
+
+    /// The value of the pass option `scatters` (and of `fuse-opt --scatters=`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ScatterForm::Sequential => "sequential",
+            ScatterForm::Owners => "owners",
+            ScatterForm::Atomic => "atomic",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ScatterForm> {
+        ScatterForm::ALL.into_iter().find(|f| f.name() == name)
+    }
 }
 
 /// The options: how scans are chunked, and how scatters run (by how many owners).
 #[derive(Clone, Copy)]
 struct Forms {
     chunking: Chunking,
-    scatters: Scatters,
+    scatters: ScatterForm,
     owners: i64,
 }
 
@@ -156,17 +176,15 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
         })
     };
     let chunking = Chunking { max_chunks: number("max-chunks")?, min_chunk: number("min-chunk")? };
-    let scatters = match options.get("scatters").trim() {
-        "sequential" => Scatters::Sequential,
-        "atomic" => Scatters::Atomic,
-        "owners" => Scatters::Owners,
-        other => {
-            emit_error(
-                function.location(),
-                &format!("array-parallel-forms: scatters must be 'owners', 'atomic' or 'sequential', not '{other}'"),
-            );
-            return Err(PassFailed);
-        }
+    let Some(scatters) = ScatterForm::from_name(options.get("scatters").trim()) else {
+        emit_error(
+            function.location(),
+            &format!(
+                "array-parallel-forms: scatters must be 'owners', 'atomic' or 'sequential', not '{}'",
+                options.get("scatters").trim()
+            ),
+        );
+        return Err(PassFailed);
     };
     let forms = Forms { chunking, scatters, owners: number("owners")? };
     let function = function.to_raw();
@@ -198,18 +216,18 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
             let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
             let refusal = if ir::results(op).is_empty() {
                 match forms.scatters {
-                    Scatters::Sequential => match owners::admits(op) {
+                    ScatterForm::Sequential => match owners::admits(op) {
                         Ok(()) => "a scatter, in source order (scatters=owners or scatters=atomic give it a parallel form; neither wins on every index distribution)".to_string(),
                         Err(why) => why,
                     },
-                    Scatters::Atomic => match atomics::parallel_updates(&b, op) {
+                    ScatterForm::Atomic => match atomics::parallel_updates(&b, op) {
                         Ok(_) => {
                             counts.atomic += 1;
                             continue;
                         }
                         Err(why) => why,
                     },
-                    Scatters::Owners => match owners::admits(op) {
+                    ScatterForm::Owners => match owners::admits(op) {
                         Ok(()) => {
                             let count = b.constant_index(op, forms.owners);
                             owners::by_owner(&b, op, count).expect("admitted above");
