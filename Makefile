@@ -8,6 +8,8 @@
 # Overrides: LLVM_PREFIX (an LLVM/MLIR 22 install), SCIP_LIB_DIR (a SCIP 10 library folder).
 
 SHELL := /bin/bash
+# A failing command before a `| tee` fails its recipe.
+.SHELLFLAGS := -o pipefail -c
 LLVM_PREFIX ?= /usr/lib/llvm-22
 export LLVM_PREFIX
 export MLIR_SYS_220_PREFIX ?= $(LLVM_PREFIX)
@@ -59,7 +61,8 @@ fuzz: setup
 fuzz-smoke: setup
 	FUZZ_SEED=1 ./scripts/fuzz.sh 20
 
-# The strategies side by side on every example (table, CSV, speed-up plot) and the ILP's
+# The strategies side by side on every example (table, CSV, speed-up plot), their objectives
+# under every cost model on the larger examples (table), and the ILP's
 # solve time against program size (plot), release build; not part of `make test`. The
 # table and CSV go to target/bench/, the plots to docs/plots/ (shown by the README).
 BENCH_ELEMENTS ?= 1000000
@@ -68,6 +71,7 @@ bench: setup
 	mkdir -p target/bench docs/plots
 	./target/release/strategy-bench examples --elements $(BENCH_ELEMENTS) --reps 5 \
 	  --csv target/bench/strategies.csv --svg docs/plots/strategies.svg | tee target/bench/strategies.md
+	./target/release/strategy-bench --objectives examples --min-combinators 15 | tee target/bench/objectives.md
 	./target/release/fusion-bench --sizes 10,30,100,200 --seeds 3 --time-limit 30 --formulations combined \
 	  --strategies ilp,greedy-top-down,bohrium-greedy --csv target/bench/solve-times.csv \
 	  --svg docs/plots/solve-times.svg | tee target/bench/solve-times.txt

@@ -28,10 +28,19 @@
 //! with `--svg FILE` a bar chart of every timed function's speed-up per strategy.
 //! Memory as in `kernel-bench`: freed results are reused (no fresh `mmap` per call).
 //! Not a test: timings depend on the machine; compare rows of one run.
+//!
+//! `--objectives [--min-combinators K]` runs nothing: for every function with at least
+//! `K` combinators (default 1) and every cost model the ILP optimises, each strategy
+//! chooses its clustering under *that* model, and the table shows every strategy's
+//! objective, the best baseline and how much the ILP's optimum saves against it (seed 000
+//! §5 and issue 12's question: what optimality buys over the heuristics, model by model).
+//! A baseline below a *proven* optimum would be a soundness bug of the ILP: the row says
+//! `BELOW OPTIMUM` and the exit status is 1.
 
 use fusion_analysis::baseline::Strategy;
-use fusion_analysis::cost::CostFunction;
+use fusion_analysis::cost::{CostFunction, CostModel};
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
+use fusion_analysis::formulation::Formulation;
 use fusion_analysis::report::cluster_names;
 use fusion_bench::measure::{self, FileRaw, extent};
 use fusion_bench::stream;
@@ -53,7 +62,8 @@ const PRECHECK_EXTENT: usize = 64;
 const MEMORY_LIMIT: f64 = 3e9;
 
 const USAGE: &str = "usage: strategy-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] \
-                     [--strategies ilp,unfused,…] [--cost COST] [--csv FILE] [--svg FILE]";
+                     [--strategies ilp,unfused,…] [--cost COST] [--csv FILE] [--svg FILE]\n       \
+                     strategy-bench --objectives [FILE|DIR]... [--min-combinators K] [--strategies …]";
 
 struct Options {
     elements: usize,
@@ -65,6 +75,9 @@ struct Options {
     csv: Option<PathBuf>,
     svg: Option<PathBuf>,
     roots: Vec<PathBuf>,
+    /// `--objectives`: the objective table under every cost model instead of the run.
+    objectives: bool,
+    min_combinators: usize,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -78,6 +91,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
         csv: None,
         svg: None,
         roots: Vec::new(),
+        objectives: false,
+        min_combinators: 1,
     };
     let mut i = 0;
     while i < args.len() {
@@ -87,6 +102,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         if !a.starts_with('-') {
             o.roots.push(PathBuf::from(a));
+            i += 1;
+            continue;
+        }
+        if a == "--objectives" {
+            o.objectives = true;
             i += 1;
             continue;
         }
@@ -104,6 +124,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "--csv" => o.csv = Some(PathBuf::from(value)),
             "--svg" => o.svg = Some(PathBuf::from(value)),
+            "--min-combinators" => {
+                o.min_combinators = value.parse().map_err(|_| "--min-combinators: not a number")?;
+            }
             _ => return Err(format!("unknown option {a}\n{USAGE}")),
         }
         i += 2;
@@ -217,6 +240,117 @@ fn analyse(path: &Path, options: &Options) -> Result<FileAnalysis, String> {
     Ok(out)
 }
 
+/// The cost models of the objective table, each with the formulation that optimises it
+/// (seed 001's weighted objective exists only in its own formulation).
+fn objective_models() -> Vec<(CostModel, Formulation)> {
+    CostModel::ALL
+        .iter()
+        .map(|&m| (m, if m == CostModel::Robinson { Formulation::Robinson } else { Formulation::Combined }))
+        .collect()
+}
+
+/// `--objectives`: prints the objective table (see the module doc); false when a baseline
+/// beat a proven optimum.
+fn objective_table(files: &[PathBuf], options: &Options) -> Result<bool, String> {
+    let baselines: Vec<Strategy> = options.strategies.iter().copied().filter(|&s| s != Strategy::Ilp).collect();
+    let names: Vec<String> = baselines.iter().map(|s| s.to_string()).collect();
+    println!(
+        "| program | function | combinators | cost | ilp (status) | {} | best baseline | ILP saves |",
+        names.join(" | ")
+    );
+    println!("|---|---|---|---|---|{}---|---|", "---|".repeat(names.len()));
+    let mut sound = true;
+    // Per baseline: rows with a proven optimum, rows where it reached it, its worst excess.
+    let mut at_optimum = vec![(0usize, 0usize, 0.0f64); baselines.len()];
+    for path in files {
+        let program = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let context = array_dialect::context();
+        let mut module = array_dialect::source::load_file(&context, path).map_err(|e| e.to_string())?;
+        fusion_codegen::pipeline::run_pipeline(
+            &context,
+            &mut module,
+            "builtin.module(func.func(array-desugar, array-simplify-gathers))",
+        )?;
+        for (function, extracted) in fusion_passes::extract::extract_module_blocks(&module, None) {
+            let Ok(extracted) = extracted else { continue };
+            let g = extracted.graph;
+            let combinators = g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count();
+            if combinators < options.min_combinators.max(1) {
+                continue;
+            }
+            for (model, formulation) in objective_models() {
+                let cost = CostFunction::single(model);
+                let run = |strategy| {
+                    let analysis = AnalysisOptions {
+                        strategy,
+                        formulation,
+                        cost: cost.clone(),
+                        limits: fusion_solver::Limits::default(),
+                        dump_ilp: None,
+                    };
+                    choose_clustering(&g, &analysis)
+                };
+                let ilp = match run(Strategy::Ilp) {
+                    Ok(o) => o,
+                    Err(e) => {
+                        println!("| {program} | {function} | {combinators} | {} | error: {e} |", model.name());
+                        continue;
+                    }
+                };
+                let values: Vec<Option<f64>> = baselines.iter().map(|&s| run(s).ok().map(|o| o.objective)).collect();
+                let best = values
+                    .iter()
+                    .zip(&baselines)
+                    .filter_map(|(v, s)| v.map(|v| (v, *s)))
+                    .min_by(|a, b| a.0.total_cmp(&b.0));
+                let proven = ilp.status == fusion_analysis::report::Status::Optimal;
+                if proven {
+                    for (k, v) in values.iter().enumerate() {
+                        if let Some(v) = v {
+                            let excess = if ilp.objective.abs() > 1e-9 { v / ilp.objective - 1.0 } else { 0.0 };
+                            at_optimum[k].0 += 1;
+                            at_optimum[k].1 += usize::from(*v <= ilp.objective + 1e-9);
+                            at_optimum[k].2 = at_optimum[k].2.max(excess);
+                        }
+                    }
+                }
+                let saves = match best {
+                    Some((v, _)) if proven && v < ilp.objective - 1e-9 => {
+                        sound = false;
+                        "BELOW OPTIMUM".to_owned()
+                    }
+                    Some((v, _)) if v < ilp.objective - 1e-9 => {
+                        format!("{} (the ILP's answer is {}, not an optimum)", v - ilp.objective, ilp.status.as_str())
+                    }
+                    Some((v, _)) if v > 1e-9 => {
+                        format!("{} ({:.0} %)", v - ilp.objective, 100.0 * (v - ilp.objective) / v)
+                    }
+                    Some((v, _)) => format!("{}", v - ilp.objective),
+                    None => "-".into(),
+                };
+                let cells: Vec<String> = values.iter().map(|v| v.map_or("-".into(), |v| v.to_string())).collect();
+                println!(
+                    "| {program} | {function} | {combinators} | {} | {} ({}) | {} | {} | {saves} |",
+                    model.name(),
+                    ilp.objective,
+                    ilp.status.as_str(),
+                    cells.join(" | "),
+                    best.map_or("-".into(), |(_, s)| s.to_string()),
+                );
+            }
+        }
+    }
+    println!(
+        "\nRows with a proven optimum where each baseline reaches it, and its worst excess over it (relative, over the rows whose optimum is not 0):\n"
+    );
+    println!("| baseline | at the optimum | worst excess |");
+    println!("|---|---|---|");
+    for (name, (rows, reached, worst)) in names.iter().zip(&at_optimum) {
+        println!("| {name} | {reached} of {rows} | {:.0} % |", 100.0 * worst);
+    }
+    Ok(sound)
+}
+
 /// A time in ms, with two decimals, or two significant digits below 0.1 ms (a loop LLVM
 /// reduced to a formula runs in microseconds).
 fn milliseconds(ms: f64) -> String {
@@ -296,6 +430,26 @@ fn main() -> ExitCode {
         mallopt(-1, i32::MAX); // M_TRIM_THRESHOLD
     }
     fusion_passes::register_all_passes();
+    if options.objectives {
+        let files = match measure::mlir_files_under(&options.roots) {
+            Ok(files) => files,
+            Err(e) => {
+                eprintln!("strategy-bench: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        return match objective_table(&files, &options) {
+            Ok(true) => ExitCode::SUCCESS,
+            Ok(false) => {
+                eprintln!("strategy-bench: a baseline is below a proven optimum (rows marked BELOW OPTIMUM)");
+                ExitCode::FAILURE
+            }
+            Err(e) => {
+                eprintln!("strategy-bench: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let triad = stream::rust_triad(options.elements, options.reps);
     println!(
         "STREAM triad (Rust loop, {} f64, median of {}): {:.2} ms, {:.1} GB/s; objective: cost {}; run ms: median of {} calls at {} elements per dynamic dimension (√ for rank 2)\n",
