@@ -13,7 +13,8 @@
 //!   `--function`, or for a file with one public function;
 //! * the files shipped for the function beside the program,
 //!   `<dir>/inputs/<file stem>/<function>.<i>.npy` (functions whose inputs have a structure
-//!   that random values lack: a CSR graph, indices that must be in range, a loop state);
+//!   that random values lack: a CSR graph, indices that must be in range, a loop state),
+//!   unless `--seed` or `--size` asks for generated values;
 //! * values generated from `--seed` (default 0) with dynamic sizes `--size` (default 16).
 //!
 //! `--output-dir=DIR` writes result i of `@f` to `DIR/f.i.npy`: with `--check` the results
@@ -35,6 +36,9 @@ pub struct RunOptions {
     pub check: bool,
     pub seed: u64,
     pub size: usize,
+    /// Whether `--seed` or `--size` was given: generated inputs are asked for, so shipped
+    /// ones are not used.
+    pub generate: bool,
     /// `--function=NAME`: run only that function.
     pub function: Option<String>,
     /// `--input=FILE`, in order: argument i comes from file i.
@@ -58,6 +62,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         check: false,
         seed: 0,
         size: 16,
+        generate: false,
         function: None,
         inputs: vec![],
         output_dir: None,
@@ -76,9 +81,13 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         match (name, value) {
             ("run", "") => run = true,
             ("check", "") => options.check = true,
-            ("seed", v) => options.seed = v.parse().map_err(|_| format!("--seed: '{v}' is not a number"))?,
+            ("seed", v) => {
+                options.seed = v.parse().map_err(|_| format!("--seed: '{v}' is not a number"))?;
+                options.generate = true;
+            }
             ("size", v) => {
-                options.size = v.parse().map_err(|_| format!("--size: '{v}' is not a number of elements"))?
+                options.size = v.parse().map_err(|_| format!("--size: '{v}' is not a number of elements"))?;
+                options.generate = true;
             }
             ("function", v) if !v.is_empty() => options.function = Some(v.trim_start_matches('@').to_owned()),
             ("input", v) if !v.is_empty() => options.inputs.push(v.into()),
@@ -148,7 +157,7 @@ impl Inputs {
 fn choose_inputs(options: &RunOptions, f: &FunctionInfo) -> Inputs {
     if !options.inputs.is_empty() {
         Inputs::Files(options.inputs.clone())
-    } else if let Some(files) = shipped_inputs(Path::new(&options.file), &f.name) {
+    } else if let Some(files) = shipped_inputs(Path::new(&options.file), &f.name).filter(|_| !options.generate) {
         Inputs::Shipped(files)
     } else {
         Inputs::Generated
@@ -303,6 +312,10 @@ mod tests {
         assert_eq!(o.inputs, [PathBuf::from("a.npy"), PathBuf::from("b.npy")]);
         let o = flags(&["fuse-opt", "--run", "f.mlir", "--seed=3", "--size=7", "--output-dir=out"]).unwrap().unwrap();
         assert_eq!((o.seed, o.size, o.output_dir), (3, 7, Some(PathBuf::from("out"))));
+        // Shipped inputs are used only when neither --seed nor --size asks for generated ones.
+        assert!(o.generate);
+        assert!(!flags(&["fuse-opt", "--run", "f.mlir"]).unwrap().unwrap().generate);
+        assert!(flags(&["fuse-opt", "--run", "f.mlir", "--seed=0"]).unwrap().unwrap().generate);
         assert!(flags(&["fuse-opt", "f.mlir", "--canonicalize"]).unwrap().is_none());
         assert_eq!(flags(&["fuse-opt", "f.mlir", "--output-dir=x"]).err().unwrap(), "--output-dir needs --run");
         assert!(flags(&["fuse-opt", "f.mlir", "--run", "--canonicalize"]).is_err());
