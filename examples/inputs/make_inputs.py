@@ -3,7 +3,8 @@
 
 `fuse-opt FILE --run [--check]` takes the arguments of a function @f of
 examples/NAME.mlir from examples/inputs/NAME/f.<i>.npy (argument i; a scalar is a
-0-d array) when these files exist, and generates them from --seed/--size otherwise.
+0-d array) when these files exist and neither --seed nor --size is given, and
+generates them from --seed/--size otherwise.
 The functions below need inputs with a structure that random values lack; each entry
 says why. Run from anywhere: `python3 examples/inputs/make_inputs.py`.
 """
@@ -49,6 +50,10 @@ def inputs(example, function, *args):
             npy(path, [value], [], "<f8")
         elif kind == "f64 matrix":
             npy(path, [x for row in value for x in row], [len(value), len(value[0])], "<f8")
+        elif kind == "i64 matrix":
+            npy(path, [x for row in value for x in row], [len(value), len(value[0])])
+        elif kind == "f64 tensor3":
+            npy(path, [x for plane in value for row in plane for x in row], [len(value), len(value[0]), len(value[0][0])], "<f8")
         else:
             scalar(path, value)
 
@@ -92,3 +97,48 @@ inputs(
 # seed003_heat_equation: a 3 x 3 grid, hot in the middle, whose one step is easy to
 # check by hand: the middle becomes 0.2 * 9 = 1.8, the border stays, delta = 7.2.
 inputs("seed003_heat_equation", "heatStep", ("f64 matrix", [[0.0, 0.0, 0.0], [0.0, 9.0, 0.0], [0.0, 0.0, 0.0]]))
+
+# seed003_game_of_life: a glider (rows 1-3, columns 1-3) and a lone live border cell on a
+# 6 x 7 grid: the glider's next phase one row down, the border cell kept (the border is fixed).
+inputs("seed003_game_of_life", "lifeStep", ("i64 matrix", [[0, 0, 0, 0, 0, 0, 1], [0, 0, 1, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0], [0, 1, 1, 1, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 0]]))
+
+# seed003_stencil27: a 3 x 3 x 4 grid whose two inside points average to exact values:
+# [1, 1, 1] = (27 + 54 + 27) / 27 = 4, [1, 1, 2] = (27 + 54 + 81) / 27 = 6; the border stays.
+inputs("seed003_stencil27", "stencil27Step", ("f64 tensor3", [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0], [27.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 0.0], [0.0, 27.0, 54.0, 0.0], [0.0, 0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0, 81.0], [0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0]]]))
+
+# seed003_sor: the sub-grids (r0, r1, b0, b1) of a 4 x 6 grid with a top edge of 25 and one hot
+# inside point G[2][3] = b0[1][1] = 25: every sum of the sweep is a multiple of 5 (exact), delta = 24.
+inputs("seed003_sor", "sorSweep", ("f64 matrix", [[25.0, 25.0, 25.0], [0.0, 0.0, 0.0]]), ("f64 matrix", [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]), ("f64 matrix", [[25.0, 25.0, 25.0], [0.0, 25.0, 0.0]]), ("f64 matrix", [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]))
+
+# seed003_monte_carlo_pi: 1000 points, key 42 (Benchpress's default seed); a separate
+# Python SplitMix64 gives 794 inside, so pi ~ 4 * 794 / 1000 = 3.176.
+inputs("seed003_monte_carlo_pi", "monteCarloPi", ("index", 1000), ("scalar", 42))
+
+# seed003_rosenbrock: x = [0, 1, 2, 3], easy by hand: (100 + 1) + (100 + 0) + (100 + 1) = 302.
+inputs("seed003_rosenbrock", "rosenbrock", ("f64 vector", [0.0, 1.0, 2.0, 3.0]))
+
+# seed003_shallow_water: a 5 x 6 pool of still water, height 1 with a bump of 1.5 at row 2,
+# column 3, U = V = 0; one step (checked against a Python transcription of Benchpress's
+# loop_body): the bump falls to 1.495096675, its four neighbours rise to 1.00122583125.
+H = [[1.5 if (i, j) == (2, 3) else 1.0 for j in range(6)] for i in range(5)]
+Z = [[0.0] * 6 for _ in range(5)]
+inputs("seed003_shallow_water", "shallowWaterStep", ("f64 matrix", H), ("f64 matrix", Z), ("f64 matrix", Z))
+
+# seed003_gauss_elimination, seed003_lu_factorization: step k = 1 of a 4 x 4 matrix with
+# whole multipliers (pivot 2: 4/2 = 2, 6/2 = 3) and a nonzero column 0 the step must leave.
+GAUSS_LU = [[1.0, 2.0, 3.0, 4.0], [5.0, 2.0, 1.0, 3.0], [6.0, 4.0, 5.0, 7.0], [7.0, 6.0, 2.0, 1.0]]
+inputs("seed003_gauss_elimination", "gaussStep", ("f64 matrix", GAUSS_LU), ("scalar", 1))
+inputs("seed003_lu_factorization", "luStep", ("f64 matrix", GAUSS_LU), ("scalar", 1))
+
+# seed003_nbody_nice: a 3-4-5 triangle (planets A (0,0,0) m 27, B (0,0,4) m 125; asteroids
+# at (3,0,0), (0,3,0)), dt = 2, so every acceleration and the new state are exact by hand.
+inputs(
+    "seed003_nbody_nice",
+    "nbodyNiceStep",
+    ("f64 vector", [0.0, 0.0]), ("f64 vector", [0.0, 0.0]), ("f64 vector", [0.0, 4.0]),
+    ("f64 vector", [1.0, 0.0]), ("f64 vector", [0.0, -1.0]), ("f64 vector", [0.0, 0.0]),
+    ("f64 vector", [27.0, 125.0]),
+    ("f64 vector", [3.0, 0.0]), ("f64 vector", [0.0, 3.0]), ("f64 vector", [0.0, 0.0]),
+    ("f64 vector", [0.0, 0.0]), ("f64 vector", [0.0, 0.0]), ("f64 vector", [1.0, -1.0]),
+    ("f64", 2.0),
+)
