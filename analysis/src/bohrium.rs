@@ -33,6 +33,23 @@
 //! Seed 003's exact branch and bound is not offered on these graphs: the ILP is this
 //! project's exact answer under the same cost functions (`wsp::optimal` is the paper's
 //! algorithm on its own model).
+//!
+//! Seed 003's cost models and their counterparts among this project's (`cost.rs`), which
+//! price a clustering of our graphs; `wsp.rs` has all four on seed 003's own model:
+//!
+//! * Def. 13 (Bohrium: the bytes of the arrays each block accesses outside itself) is
+//!   `bytes` (reads and writes of manifest arrays, by size), with one difference: an
+//!   array read by several loops of one cluster counts once in both, but here only when
+//!   they read it in the same traversal order (seed 000 §3.3), an order Bohrium's
+//!   element-wise operations never lack.
+//! * Def. 19 (Max Contract: the arrays not contracted) is `intermediate-arrays` plus a
+//!   constant (the program's results, which are never contracted).
+//! * Def. 20 (Max Locality: every *pair* of accesses to one array from different blocks)
+//!   has no counterpart: `reads` counts each cluster's read once, not pairs of readers.
+//!   It would need a same-cluster variable for every pair of readers in the ILP.
+//! * Def. 21 (Robinson: `|P| + N·MaxContract + N²·MaxLocality`) is seed 003's blend in
+//!   the spirit of seed 001; `robinson` here is seed 001 Fig. 1.14's own objective
+//!   (weighted unfused pairs plus `N` per manifest array).
 
 use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
