@@ -196,6 +196,10 @@ struct Builder<'g> {
     apart: Option<Vec<Vec<bool>>>,
     /// Pairs of x that cannot both be 0 ([`add_order_conflict_cuts`]), smaller first.
     order_conflicts: BTreeSet<(VarId, VarId)>,
+    /// Whether every legal clustering has an integer point whose loop clusters are
+    /// numbered 1, 2, …, C in π ([`pi_bounds`]: `combined` only), which the cluster count
+    /// uses (`add_cluster_count`).
+    compact_pi: bool,
 }
 
 impl<'g> Builder<'g> {
@@ -213,6 +217,7 @@ impl<'g> Builder<'g> {
             x: IndexMap::new(),
             apart: None,
             order_conflicts: BTreeSet::new(),
+            compact_pi: false,
         }
     }
 
@@ -475,6 +480,7 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
     let pi_upper = bounds.as_ref().map_or(n as f64, |b| b.levels as f64);
     let mut b = Builder::new(graph, &format!("fusion_{formulation}"), pi_upper);
     b.apart = apart;
+    b.compact_pi = bounds.is_some();
     if let Some(bounds) = &bounds {
         for node in graph.node_ids() {
             let v = &mut b.model.variables[b.pi[node.0].0];
@@ -1563,6 +1569,25 @@ fn add_cluster_count(b: &mut Builder, readers: &[ArrayReaders], w: f64) -> f64 {
         b.row(format!("forest_parent_{}", v.0), fs.into_iter().map(|f| (f, 1.0)).collect(), f64::NEG_INFINITY, 1.0);
     }
     add_forest_size_rows(b, &links, &forest_edges);
+    // The cluster count is at least every loop's π: `top ≥ π_v` for each loop v and
+    // Σ f + top ≤ loops. Proof that no clustering is lost at its cost: `pi_bounds`'
+    // numbering gives the C loop clusters of a legal clustering the π values 1..=C in a
+    // topological order (arguments 0) and satisfies every row on π; with top = C and f a
+    // spanning tree of each cluster's links (a cluster is connected by its links, which
+    // the read-back relies on), Σ f = loops − C. Why: the forest rows alone leave the LP
+    // bound at one cluster per component, while chains of conflicting fusions (where x
+    // of a conflict pair sums to 1) raise π; on seed 003's shallow water (37
+    // combinators, 3 clusters that its gathers of computed grids force) SCIP could not
+    // prove 3 optimal within 30 s.
+    if b.compact_pi && !forest_edges.is_empty() {
+        let top = b.model.add_variable("cluster_count_top", VarKind::Continuous, 0.0, loops);
+        for v in graph.node_ids().filter(|v| graph.node(*v).kind != NodeKind::Input) {
+            b.row(format!("cluster_count_top_{}", v.0), vec![(top, 1.0), (b.pi[v.0], -1.0)], 0.0, f64::INFINITY);
+        }
+        let mut terms: Vec<(VarId, f64)> = forest_edges.iter().flatten().map(|&f| (f, 1.0)).collect();
+        terms.push((top, 1.0));
+        b.row("cluster_count_at_least_top".into(), terms, f64::NEG_INFINITY, loops);
+    }
     w * loops
 }
 
