@@ -52,6 +52,9 @@ def inputs(example, function, *args):
             npy(path, [x for row in value for x in row], [len(value), len(value[0])], "<f8")
         elif kind == "i64 matrix":
             npy(path, [x for row in value for x in row], [len(value), len(value[0])])
+        elif kind == "f64 array":
+            flat, shape = value
+            npy(path, flat, shape, "<f8")
         elif kind == "f64 tensor3":
             npy(path, [x for plane in value for row in plane for x in row], [len(value), len(value[0]), len(value[0][0])], "<f8")
         else:
@@ -141,4 +144,24 @@ inputs(
     ("f64 vector", [3.0, 0.0]), ("f64 vector", [0.0, 3.0]), ("f64 vector", [0.0, 0.0]),
     ("f64 vector", [0.0, 0.0]), ("f64 vector", [0.0, 0.0]), ("f64 vector", [1.0, -1.0]),
     ("f64", 2.0),
+)
+
+# seed003_lattice_boltzmann: a 3 x 2 grid of D2Q9 populations at rest with density 36
+# (f_q = 36 w_q: 16, 4 on the axes, 1 on the diagonals) plus 4 in population 5, c = (1, 1),
+# of cell (0, 0), omega = 1: that cell's density 40 and velocity (0.1, 0.1) by hand.
+LBM_REST = [16.0] + [4.0] * 4 + [1.0] * 4
+LBM_F = [LBM_REST[q] + (4.0 if (x, y, q) == (0, 0, 5) else 0.0) for x in range(3) for y in range(2) for q in range(9)]
+inputs("seed003_lattice_boltzmann", "lbmStep", ("f64 array", (LBM_F, [3, 2, 9])), ("f64", 1.0))
+
+# seed000_lulesh: a gas at rest, 5 nodes 3 apart, 4 elements of mass 3 and energy 6
+# (ghost entries 0), dt = 0.2, gamma = 3: a fixed point with dt_courant = 3 / 6 = 0.5.
+inputs(
+    "seed000_lulesh",
+    "hydroStep",
+    ("f64 vector", [0.0, 3.0, 6.0, 9.0, 12.0]),
+    ("f64 vector", [0.0] * 5),
+    ("f64 vector", [6.0] * 4 + [0.0]),
+    ("f64 vector", [3.0] * 4 + [0.0]),
+    ("f64", 0.2),
+    ("f64", 3.0),
 )

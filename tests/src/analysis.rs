@@ -391,9 +391,16 @@ fn megiddo_baseline_has_seed_001_loop_counts() {
     }
 }
 
+/// Example functions and cost models whose optimum SCIP does not prove within the
+/// test's time (issue 9): under `clusters`, the D2Q9 step's conflicts between traversal
+/// orders leave the LP bound at 2 clusters while 3 is the best found. There the test
+/// gives the solver 5 s and compares the baselines with its proven lower bound.
+const NOT_PROVEN_IN_TIME: &[(&str, &str)] = &[("seed003_lattice_boltzmann.mlir lbmStep", "clusters")];
+
 /// On every example and random program, under every cost model the combined ILP
 /// expresses, each baseline's clustering is valid and never cheaper than the ILP's
-/// proven optimum; the greedy ones fuse an edge wherever the optimum does.
+/// proven optimum (or, for [`NOT_PROVEN_IN_TIME`], its proven bound); the greedy ones
+/// fuse an edge wherever the optimum does.
 #[test]
 fn baselines_are_valid_and_never_beat_the_optimum() {
     let mut graphs: Vec<(String, Graph)> = Vec::new();
@@ -415,7 +422,23 @@ fn baselines_are_valid_and_never_beat_the_optimum() {
             continue;
         }
         for cost in ["reads-writes", "reads", "intermediate-arrays", "fused-edges", "clusters", "bytes"] {
-            let optimum = solve(g, Formulation::Combined, cost);
+            let (optimum, floor) = if NOT_PROVEN_IN_TIME.contains(&(what.as_str(), cost)) {
+                let mut o = options(Formulation::Combined, cost);
+                o.limits.time_seconds = 5.0;
+                let outcome = choose_clustering(g, &o).unwrap_or_else(|e| panic!("{e}\n{g}"));
+                assert!(
+                    matches!(outcome.status, Status::Optimal | Status::TimeLimit),
+                    "{what} {cost}: {:?}",
+                    outcome.status
+                );
+                let bound = outcome.bound.expect("a proven lower bound");
+                assert!(bound <= outcome.objective + 1e-6);
+                (outcome, bound)
+            } else {
+                let o = solve(g, Formulation::Combined, cost);
+                let objective = o.objective;
+                (o, objective)
+            };
             for strategy in [
                 Strategy::Unfused,
                 Strategy::GreedyTopDown,
@@ -427,10 +450,9 @@ fn baselines_are_valid_and_never_beat_the_optimum() {
             ] {
                 let o = baseline(g, strategy, cost);
                 assert!(
-                    o.objective >= optimum.objective - 1e-6,
-                    "{what} {cost}: {strategy} costs {} below the optimum {}",
+                    o.objective >= floor - 1e-6,
+                    "{what} {cost}: {strategy} costs {} below the optimum (or bound) {floor}",
                     o.objective,
-                    optimum.objective
                 );
                 compared += 1;
             }
