@@ -3,7 +3,8 @@
 //! [--dump-ilp DIR] [--csv FILE] [--svg FILE]`
 //!
 //! Solve time of the fusion ILP against program size, on seeded random programs
-//! (`fusion_analysis::random`) and on the largest bundled examples, side by side for the
+//! (`fusion_analysis::random`) and on the bundled examples' functions of 15 or more
+//! combinators (run from the repository root), side by side for the
 //! formulations and strategies asked (`--strategies ilp,greedy-top-down,stream,…`: the
 //! baselines of `fusion_analysis::baseline`; the ILP-based ones, `ilp` and `megiddo`,
 //! once per formulation). One row per (program, strategy, formulation): combinators,
@@ -23,6 +24,10 @@ use fusion_analysis::{
 };
 use fusion_solver::Limits;
 use std::process::ExitCode;
+
+/// The fewest combinators of an example function that the benchmark times beside the
+/// random programs.
+const LARGE_EXAMPLE: usize = 15;
 
 const USAGE: &str = "usage: fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60] \
                      [--formulations combined,gather] [--strategies ilp] [--cost reads-writes] [--dump-ilp DIR] \
@@ -254,25 +259,31 @@ fn main() -> ExitCode {
             rows(&format!("random n={size} seed={seed}"), &g, &strategies, &formulations, &options, &mut csv);
         }
     }
-    // The largest examples of the seeds.
+    // The bundled examples' functions of at least LARGE_EXAMPLE combinators.
     let context = array_dialect::context();
-    for (file, function) in [
-        ("examples/seed001_closest_points.mlir", "closestPointsStep"),
-        ("examples/seed004_sieve.mlir", "sieveStep"),
-        ("examples/seed002_normalise2.mlir", "normalise2Extended"),
-        ("examples/seed001_quadtree.mlir", "initialBounds"),
-    ] {
-        let Ok(module) = array_dialect::source::load_file(&context, std::path::Path::new(file)) else {
-            eprintln!("fusion-bench: cannot load {file} (run from the repository root)");
+    let mut files: Vec<std::path::PathBuf> = match std::fs::read_dir("examples") {
+        Ok(entries) => entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+            .collect(),
+        Err(e) => {
+            eprintln!("fusion-bench: cannot read examples/ (run from the repository root): {e}");
+            Vec::new()
+        }
+    };
+    files.sort();
+    for file in files {
+        let Ok(module) = array_dialect::source::load_file(&context, &file) else {
+            eprintln!("fusion-bench: cannot load {}", file.display());
             continue;
         };
-        let source = std::fs::read_to_string(file).ok();
+        let source = std::fs::read_to_string(&file).ok();
         for (name, g) in fusion_passes::extract::extract_module(&module, source.as_deref()) {
-            if name != function {
-                continue;
-            }
             match g {
-                Ok(g) => rows(function, &g, &strategies, &formulations, &options, &mut csv),
+                Ok(g) if g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count() >= LARGE_EXAMPLE => {
+                    rows(&name, &g, &strategies, &formulations, &options, &mut csv)
+                }
+                Ok(_) => {}
                 Err(e) => eprintln!("{e}"),
             }
         }
