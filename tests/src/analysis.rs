@@ -301,6 +301,18 @@ fn every_formulation_and_cost_gives_a_valid_clustering_or_a_clear_error() {
     }
 }
 
+/// An ILP-based baseline listed in [`NOT_PROVEN_IN_TIME`]: 5 s, and at most the warning
+/// that the limit struck.
+fn slow_baseline(g: &Graph, strategy: Strategy, cost: &str) -> Outcome {
+    let mut options = AnalysisOptions { strategy, ..options(Formulation::Combined, cost) };
+    options.limits.time_seconds = 5.0;
+    let o = choose_clustering(g, &options).unwrap_or_else(|e| panic!("{e}\n{g}"));
+    assert_eq!(o.status, Status::Baseline);
+    assert!(o.warnings.iter().all(|w| w.contains("stopped at its limit")), "{:?}", o.warnings);
+    validate(g, &o.clustering).unwrap();
+    o
+}
+
 fn baseline(g: &Graph, strategy: Strategy, cost: &str) -> Outcome {
     let options = AnalysisOptions { strategy, ..options(Formulation::Combined, cost) };
     let o = choose_clustering(g, &options).unwrap_or_else(|e| panic!("{e}\n{g}"));
@@ -391,11 +403,16 @@ fn megiddo_baseline_has_seed_001_loop_counts() {
     }
 }
 
-/// Example functions and cost models whose optimum SCIP does not prove within the
-/// test's time (issue 9): under `clusters`, the D2Q9 step's conflicts between traversal
-/// orders leave the LP bound at 2 clusters while 3 is the best found. There the test
-/// gives the solver 5 s and compares the baselines with its proven lower bound.
-const NOT_PROVEN_IN_TIME: &[(&str, &str)] = &[("seed003_lattice_boltzmann.mlir lbmStep", "clusters")];
+/// Example functions, cost models and ILP-based strategies whose optimum SCIP does not
+/// prove within the test's time (issue 9): under `clusters`, conflicts between traversal
+/// orders leave the LP bound below the best clustering found (the D2Q9 step: bound 2,
+/// found 3). There the test gives the solver 5 s, takes its incumbent with the time-limit
+/// warning, and compares the baselines with the ILP's proven lower bound.
+const NOT_PROVEN_IN_TIME: &[(&str, &str, Strategy)] = &[
+    ("seed003_lattice_boltzmann.mlir lbmStep", "clusters", Strategy::Ilp),
+    ("seed003_lattice_boltzmann.mlir lbmStep", "clusters", Strategy::Megiddo),
+    ("seed000_lulesh.mlir hydroStep", "clusters", Strategy::Megiddo),
+];
 
 /// On every example and random program, under every cost model the combined ILP
 /// expresses, each baseline's clustering is valid and never cheaper than the ILP's
@@ -422,7 +439,8 @@ fn baselines_are_valid_and_never_beat_the_optimum() {
             continue;
         }
         for cost in ["reads-writes", "reads", "intermediate-arrays", "fused-edges", "clusters", "bytes"] {
-            let (optimum, floor) = if NOT_PROVEN_IN_TIME.contains(&(what.as_str(), cost)) {
+            let slow = |strategy| NOT_PROVEN_IN_TIME.contains(&(what.as_str(), cost, strategy));
+            let (optimum, floor) = if slow(Strategy::Ilp) {
                 let mut o = options(Formulation::Combined, cost);
                 o.limits.time_seconds = 5.0;
                 let outcome = choose_clustering(g, &o).unwrap_or_else(|e| panic!("{e}\n{g}"));
@@ -448,7 +466,7 @@ fn baselines_are_valid_and_never_beat_the_optimum() {
                 Strategy::BohriumGreedy,
                 Strategy::BohriumLinear,
             ] {
-                let o = baseline(g, strategy, cost);
+                let o = if slow(strategy) { slow_baseline(g, strategy, cost) } else { baseline(g, strategy, cost) };
                 assert!(
                     o.objective >= floor - 1e-6,
                     "{what} {cost}: {strategy} costs {} below the optimum (or bound) {floor}",
