@@ -251,6 +251,13 @@ fn build(
             Sense::Maximize => ObjSense::Maximize,
         });
 
+    if verbosity == 0 {
+        // SCIP prints warnings (symmetry handling, ignored partial solutions) whatever the
+        // verbosity; a compiler library must not write to the user's stderr. What matters
+        // reaches the caller as the solve's status and result.
+        // SAFETY: the pointer is the live SCIP instance owned by `scip`.
+        unsafe { russcip::ffi::SCIPsetMessagehdlrQuiet(scip.scip_ptr(), 1) };
+    }
     let mut costs = vec![0.0; model.variables.len()];
     if objective {
         for &(id, coef) in &model.objective {
