@@ -64,14 +64,15 @@ fuzz-smoke: setup
 # The strategies side by side on every example (table, CSV, speed-up plot), their objectives
 # under every cost model on the larger examples (table), and the ILP's
 # solve time against program size (plot), release build; not part of `make test`. The
-# table and CSV go to target/bench/, the plots to docs/plots/ (shown by the README).
+# table and CSV go to target/bench/, the plots to docs/plots/ and the objectives table to
+# docs/objectives.md (shown or linked by the README).
 BENCH_ELEMENTS ?= 1000000
 bench: setup
 	$(CARGO) build --release -p fusion-bench
 	mkdir -p target/bench docs/plots
 	./target/release/strategy-bench examples --elements $(BENCH_ELEMENTS) --reps 5 \
 	  --csv target/bench/strategies.csv --svg docs/plots/strategies.svg | tee target/bench/strategies.md
-	./target/release/strategy-bench --objectives examples --min-combinators 15 | tee target/bench/objectives.md
+	./target/release/strategy-bench --objectives examples --min-combinators 15 | tee docs/objectives.md
 	./target/release/fusion-bench --sizes 10,30,100,200 --seeds 3 --time-limit 30 --formulations combined \
 	  --strategies ilp,greedy-top-down,bohrium-greedy --csv target/bench/solve-times.csv \
 	  --svg docs/plots/solve-times.svg | tee target/bench/solve-times.txt

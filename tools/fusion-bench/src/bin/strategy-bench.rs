@@ -254,6 +254,13 @@ fn objective_models() -> Vec<(CostModel, Formulation)> {
 fn objective_table(files: &[PathBuf], options: &Options) -> Result<bool, String> {
     let baselines: Vec<Strategy> = options.strategies.iter().copied().filter(|&s| s != Strategy::Ilp).collect();
     let names: Vec<String> = baselines.iter().map(|s| s.to_string()).collect();
+    println!("# Every strategy's objective under every cost model\n");
+    println!(
+        "Written by `strategy-bench --objectives` (functions of at least {} combinators): each strategy \
+         chooses its clustering under the row's model; \"ILP saves\" is the best baseline's objective \
+         minus the ILP's (relative to the best baseline).\n",
+        options.min_combinators.max(1)
+    );
     println!(
         "| program | function | combinators | cost | ilp (status) | {} | best baseline | ILP saves |",
         names.join(" | ")
