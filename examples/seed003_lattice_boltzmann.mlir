@@ -10,8 +10,11 @@
 //   f*_q = f_q − ω · (f_q − feq_q)                                    (collision)
 //   f'_q[x] = f*_q[(x − c_q) mod n]                                   (streaming, periodic)
 //
-// Encoding choice: (b) of the brief, D2Q9 in 2-D with the structure of D3Q19 (one more
-// axis and 10 more populations change nothing else). D3Q19 is expressible (a 4-D
+// Encoding choice: D2Q9 in 2-D with the structure of D3Q19 (one more axis and 10 more
+// populations change nothing else). Benchpress has a D2Q9 program too
+// (lattice_boltzmann_D2Q9: channel flow past a cylinder, after Jonas Latt), with inlet and
+// outlet conditions and bounce-back at the obstacle; this step has periodic borders and no
+// obstacle, the collide-and-stream core both programs share. D3Q19 is expressible (a 4-D
 // f[x, y, z, q]), but generated inputs of extent n give n³ · 19 populations, and the
 // interpreter needs minutes for the n = 37 of the examples' Rust check. The 9 populations
 // are one 3-D array f[x, y, q] with q innermost: `array.fold` reduces the innermost
