@@ -103,7 +103,8 @@ pub fn show(v: &Value) -> String {
         h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
     }
     let shape = v.as_tensor().map(|t| format!("{:?}", t.shape)).unwrap_or_default();
-    format!("<{} shape {shape} checksum {h:016x}>", v.elem_type().map(|e| e.to_string()).unwrap_or_default())
+    let elem = v.as_tensor().map(|t| t.elem).or_else(|| v.elem_type()).map(|e| e.to_string()).unwrap_or_default();
+    format!("<{elem} shape {shape} checksum {h:016x}>")
 }
 
 #[cfg(test)]
@@ -120,6 +121,14 @@ mod tests {
         assert_eq!(a[0].as_tensor().unwrap().shape, vec![5]);
         let c = generate_args(&t, 8, 5);
         assert!(!a[0].bitwise_eq(&c[0]));
+    }
+
+    /// A long value is shown as its element type, shape and checksum.
+    #[test]
+    fn long_values_show_type_shape_and_checksum() {
+        let t = Type::Tensor { elem: ElemType::F64, shape: vec![None] };
+        let shown = show(&generate(&t, 100, &mut Rng::new(3)));
+        assert!(shown.starts_with("<f64 shape [100] checksum "), "{shown}");
     }
 
     #[test]

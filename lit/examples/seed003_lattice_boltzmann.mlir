@@ -45,8 +45,8 @@
 
 // LOOPS-NOT: op by op
 
-// HAND: @lbmStep: <{{.*}}shape [3, 2, 9] checksum [[SUM:[0-9a-f]+]]>, tensor<3x2xf64>[40.0, 36.0, 36.0, 36.0, 36.0, 36.0], tensor<3x2xf64>[0.1, 0.0, 0.0, 0.0, 0.0, 0.0], tensor<3x2xf64>[0.1, 0.0, 0.0, 0.0, 0.0, 0.0] ({{.*}}, interpreter)
-// HAND: @lbmStep: <{{.*}}shape [3, 2, 9] checksum [[SUM]]>, tensor<3x2xf64>[40.0, 36.0, 36.0, 36.0, 36.0, 36.0], tensor<3x2xf64>[0.1, 0.0, 0.0, 0.0, 0.0, 0.0], tensor<3x2xf64>[0.1, 0.0, 0.0, 0.0, 0.0, 0.0] ({{.*}}, compiled)
+// HAND: @lbmStep: <f64 shape [3, 2, 9] checksum [[SUM:[0-9a-f]+]]>, tensor<3x2xf64>[40.0, 36.0, 36.0, 36.0, 36.0, 36.0], tensor<3x2xf64>[0.1, 0.0, 0.0, 0.0, 0.0, 0.0], tensor<3x2xf64>[0.1, 0.0, 0.0, 0.0, 0.0, 0.0] ({{.*}}, interpreter)
+// HAND: @lbmStep: <f64 shape [3, 2, 9] checksum [[SUM]]>, tensor<3x2xf64>[40.0, 36.0, 36.0, 36.0, 36.0, 36.0], tensor<3x2xf64>[0.1, 0.0, 0.0, 0.0, 0.0, 0.0], tensor<3x2xf64>[0.1, 0.0, 0.0, 0.0, 0.0, 0.0] ({{.*}}, compiled)
 
 // WANT: @maxError: tensor<f64>[{{0\.0|[0-9.]+e-1[5-9]}}] ({{.*}}, interpreter)
 // WANT: @maxError: tensor<f64>[{{0\.0|[0-9.]+e-1[5-9]}}] ({{.*}}, compiled)

@@ -49,8 +49,8 @@
 
 // LOOPS-NOT: op by op
 
-// HAND: @shallowWaterStep: <{{.*}}shape [5, 6] checksum 9a8aff5b3971701c>, <{{.*}}shape [5, 6] checksum f45dedbf45fd8518>, <{{.*}}shape [5, 6] checksum 350d576d38c965be> ({{.*}}, interpreter) [inputs from {{.*}}seed003_shallow_water/]
-// HAND: @shallowWaterStep: <{{.*}}shape [5, 6] checksum 9a8aff5b3971701c>, <{{.*}}shape [5, 6] checksum f45dedbf45fd8518>, <{{.*}}shape [5, 6] checksum 350d576d38c965be> ({{.*}}, compiled)
+// HAND: @shallowWaterStep: <f64 shape [5, 6] checksum 9a8aff5b3971701c>, <f64 shape [5, 6] checksum f45dedbf45fd8518>, <f64 shape [5, 6] checksum 350d576d38c965be> ({{.*}}, interpreter) [inputs from {{.*}}seed003_shallow_water/]
+// HAND: @shallowWaterStep: <f64 shape [5, 6] checksum 9a8aff5b3971701c>, <f64 shape [5, 6] checksum f45dedbf45fd8518>, <f64 shape [5, 6] checksum 350d576d38c965be> ({{.*}}, compiled)
 
 // PROBE-H-ROW: @row2: tensor<6xf64>[1.0, 1.0, 1.00122583125, 1.495096675, 1.00122583125, 1.0] ({{.*}}, interpreter)
 // PROBE-H-COL: @col3: tensor<5xf64>[1.0, 1.00122583125, 1.495096675, 1.00122583125, 1.0] ({{.*}}, interpreter)
