@@ -165,3 +165,23 @@ inputs(
     ("f64", 0.2),
     ("f64", 3.0),
 )
+
+# seed003_water_ice: one top step (i = 10: every layer, winter, I_export = 14.22) of a 2 x 3
+# grid: start temperatures [-4, 0.1, 5, 2] (0.1 as 0) plus a + b, square salinities (cell
+# (1, 1) fresher at the top), ice volumes on both sides of V <= 0.5; integer T and square S
+# make every power exact.
+WISP_T = [[-4.0, 0.0, 5.0, 2.0][k] + a + b for a in range(2) for b in range(3) for k in range(4)]
+WISP_S = [
+    ([25.0, 36.0, 36.0, 36.0] if (a, b) == (1, 1) else [36.0, 36.0, 25.0, 36.0])[k]
+    for a in range(2)
+    for b in range(3)
+    for k in range(4)
+]
+inputs(
+    "seed003_water_ice",
+    "wispStep",
+    ("f64 array", (WISP_T, [2, 3, 4])),
+    ("f64 array", (WISP_S, [2, 3, 4])),
+    ("f64 matrix", [[2.0, 0.25, 1.0], [0.5, 4.0, 0.0625]]),
+    ("scalar", 10),
+)
