@@ -149,10 +149,11 @@ pub struct Hooks {
     /// Cutting planes separated at every node of the search ([`CutSeparator`]).
     pub separator: Option<Box<dyn CutSeparator>>,
     /// Values of some variables of a known feasible point. They are completed first by a
-    /// solve with them fixed (cheap: presolving nearly decides the rest; SCIP's `completesol` gives up on some fusion models), and SCIP starts with the
-    /// completed point as incumbent; when that fails in its time share, SCIP gets them as
-    /// a partial solution for its `completesol` heuristic. SCIP checks a start before it
-    /// keeps it, so a wrong start costs time, never soundness.
+    /// solve with them fixed (cheap: presolving nearly decides the rest; SCIP's own
+    /// `completesol` gives up on some fusion models), and SCIP starts with the completed
+    /// point as incumbent; when that fails in its time share, SCIP gets them as a partial
+    /// solution for its `completesol` heuristic. SCIP checks a start before it keeps it,
+    /// so a wrong start costs time, never soundness.
     pub start: Vec<(VarId, f64)>,
 }
 
