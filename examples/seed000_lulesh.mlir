@@ -43,8 +43,8 @@
 // left element. u, e and m must have the length of x (a precondition, as for any zip of
 // arguments). The time constraints are one fold with two minimum accumulators, the
 // energies one fold with two sums (`fastmath<reassoc>`: a diagnostic, which may be summed
-// in any order; the minima are exact in any order, but the tool regroups only integer ops
-// and reassoc float add and mul, so that fold stays a sequential loop); the new time step
+// in any order; the minima, `arith.minimumf`, are exact in any order and need no such
+// permission, so both folds get parallel forms under `--openmp`); the new time step
 // and the total energy are rank-0 maps of them. Arguments: x, u (nodes), e, m (elements,
 // ghost last), dt, γ. 40 combinators.
 

@@ -532,6 +532,12 @@ pub const INTEGER_REGROUPABLE: &[&str] = &[
     "arith.minui",
 ];
 
+/// The floating-point `arith` ops that are associative and commutative exactly: IEEE
+/// 754-2019's `minimum` and `maximum` return one of their operands (−0 below +0) or NaN
+/// when either is NaN, whatever the grouping (only which NaN payload comes out may
+/// differ). Not `minnumf` / `maxnumf`: of +0 and −0 they may return either.
+pub const EXACT_FLOAT_REGROUPABLE: &[&str] = &["arith.minimumf", "arith.maximumf"];
+
 /// The floating-point `arith` ops that are associative and commutative up to rounding:
 /// one may be regrouped where it carries the `fastmath` flag `reassoc`
 /// ([`allows_reassociation`]).

@@ -393,11 +393,15 @@ fn only_folded(acc: Val, y: Val, update: Update, terminator: Op) -> bool {
 }
 
 /// The combine of `op` if it may be regrouped: an integer op of
-/// [`array_dialect::view::INTEGER_REGROUPABLE`] (bit for bit), or a float add or multiply
-/// carrying `fastmath<reassoc>` (the program's permission).
+/// [`array_dialect::view::INTEGER_REGROUPABLE`] or a float minimum or maximum of
+/// [`array_dialect::view::EXACT_FLOAT_REGROUPABLE`] (bit for bit), or a float add or
+/// multiply carrying `fastmath<reassoc>` (the program's permission).
 fn regroupable(op: Op) -> Option<Combiner> {
     let name = ir::op_name(op);
-    let integer = array_dialect::view::INTEGER_REGROUPABLE.iter().find(|c| **c == name);
+    let integer = array_dialect::view::INTEGER_REGROUPABLE
+        .iter()
+        .chain(array_dialect::view::EXACT_FLOAT_REGROUPABLE)
+        .find(|c| **c == name);
     let float = array_dialect::view::REASSOCIABLE_FLOAT.iter().find(|c| **c == name).filter(|_| {
         // SAFETY: a live op of the function being rewritten.
         array_dialect::view::allows_reassociation(&unsafe { OperationRef::from_raw(op) })
