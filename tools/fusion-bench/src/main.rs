@@ -260,8 +260,6 @@ fn main() -> ExitCode {
         }
     }
     // The bundled examples' functions of at least LARGE_EXAMPLE combinators.
-    fusion_passes::register_all_passes();
-    let context = array_dialect::context();
     let mut files: Vec<std::path::PathBuf> = match std::fs::read_dir("examples") {
         Ok(entries) => entries
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -274,24 +272,16 @@ fn main() -> ExitCode {
     };
     files.sort();
     for file in files {
-        let Ok(mut module) = array_dialect::source::load_file(&context, &file) else {
-            eprintln!("fusion-bench: cannot load {}", file.display());
-            continue;
+        let graphs = match fusion_bench::graphs::analysed_graphs(&file) {
+            Ok(graphs) => graphs,
+            Err(e) => {
+                eprintln!("fusion-bench: {}: {e}", file.display());
+                continue;
+            }
         };
-        // Desugared first, as `array-fusion` does before its analysis (and strategy-bench),
-        // so the combinators counted are the ones the analysis sees.
-        if let Err(e) = fusion_codegen::pipeline::run_pipeline(
-            &context,
-            &mut module,
-            "builtin.module(func.func(array-desugar, array-simplify-gathers))",
-        ) {
-            eprintln!("fusion-bench: {}: {e}", file.display());
-            continue;
-        }
-        let source = std::fs::read_to_string(&file).ok();
-        for (name, g) in fusion_passes::extract::extract_module(&module, source.as_deref()) {
+        for (name, g) in graphs {
             match g {
-                Ok(g) if g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count() >= LARGE_EXAMPLE => {
+                Ok(g) if fusion_bench::graphs::combinators(&g) >= LARGE_EXAMPLE => {
                     rows(&name, &g, &strategies, &formulations, &options, &mut csv)
                 }
                 Ok(_) => {}

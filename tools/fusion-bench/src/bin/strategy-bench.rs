@@ -42,6 +42,7 @@ use fusion_analysis::cost::{CostFunction, CostModel};
 use fusion_analysis::driver::{AnalysisOptions, choose_clustering};
 use fusion_analysis::formulation::Formulation;
 use fusion_analysis::report::cluster_names;
+use fusion_bench::graphs::{analysed_graphs, combinators};
 use fusion_bench::measure::{self, FileRaw, extent};
 use fusion_bench::stream;
 use fusion_bench::traffic::function_traffic;
@@ -199,18 +200,10 @@ type Analysis = (usize, Vec<(String, String, String, String)>);
 type FileAnalysis = Vec<(String, Result<Analysis, String>)>;
 
 fn analyse(path: &Path, options: &Options) -> Result<FileAnalysis, String> {
-    let context = array_dialect::context();
-    let mut module = array_dialect::source::load_file(&context, path).map_err(|e| e.to_string())?;
-    fusion_codegen::pipeline::run_pipeline(
-        &context,
-        &mut module,
-        "builtin.module(func.func(array-desugar, array-simplify-gathers))",
-    )?;
     let mut out = Vec::new();
-    for (name, extracted) in fusion_passes::extract::extract_module_blocks(&module, None) {
-        let analysis = extracted.map_err(|e| e.to_string()).map(|e| {
-            let g = e.graph;
-            let combinators = g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count();
+    for (name, graph) in analysed_graphs(path)? {
+        let analysis = graph.map(|g| {
+            let combinators = combinators(&g);
             let per_strategy = options
                 .strategies
                 .iter()
@@ -271,17 +264,9 @@ fn objective_table(files: &[PathBuf], options: &Options) -> Result<bool, String>
     let mut at_optimum = vec![(0usize, 0usize, 0.0f64); baselines.len()];
     for path in files {
         let program = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let context = array_dialect::context();
-        let mut module = array_dialect::source::load_file(&context, path).map_err(|e| e.to_string())?;
-        fusion_codegen::pipeline::run_pipeline(
-            &context,
-            &mut module,
-            "builtin.module(func.func(array-desugar, array-simplify-gathers))",
-        )?;
-        for (function, extracted) in fusion_passes::extract::extract_module_blocks(&module, None) {
-            let Ok(extracted) = extracted else { continue };
-            let g = extracted.graph;
-            let combinators = g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count();
+        for (function, graph) in analysed_graphs(path)? {
+            let Ok(g) = graph else { continue };
+            let combinators = combinators(&g);
             if combinators < options.min_combinators.max(1) {
                 continue;
             }
