@@ -113,6 +113,8 @@ pub struct GpuProgram {
     pub remarks: Vec<String>,
 }
 
+pub use fusion_passes::to_gpu::ExpandStrategy;
+
 /// The CUDA directory: `FUSION_CUDA_DIR`, else the `.deps/cuda` that set-up unpacked.
 pub fn cuda_dir() -> Option<PathBuf> {
     let dir = std::env::var("FUSION_CUDA_DIR")
@@ -143,7 +145,7 @@ pub fn ptxas() -> Option<PathBuf> {
 }
 
 /// The passes after `array-to-loops`, down to one `gpu.binary` per kernel.
-pub fn kernel_pipeline(target: &GpuTarget) -> String {
+pub fn kernel_pipeline(target: &GpuTarget, expand: ExpandStrategy) -> String {
     let device = match target {
         GpuTarget::Nvptx { chip } => {
             let link = libdevice().map(|l| format!(" l={}", l.display())).unwrap_or_default();
@@ -166,8 +168,9 @@ pub fn kernel_pipeline(target: &GpuTarget) -> String {
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, buffer-deallocation-pipeline, convert-bufferization-to-memref, \
-         func.func(array-gpu-kernels), array-gpu-host-memory, gpu-kernel-outlining, {device}, \
-         gpu-module-to-binary{{format=isa{toolkit}}}"
+         func.func(array-gpu-kernels{{expand-strategy={}}}), array-gpu-host-memory, gpu-kernel-outlining, {device}, \
+         gpu-module-to-binary{{format=isa{toolkit}}}",
+        expand.name()
     )
 }
 
@@ -179,12 +182,14 @@ pub const HOST_TO_LLVM: &str = "convert-scf-to-cf, expand-strided-metadata, gpu-
      convert-complex-to-standard, convert-math-to-llvm, convert-math-to-libm, convert-arith-to-llvm, \
      convert-complex-to-llvm, convert-index-to-llvm, convert-cf-to-llvm, convert-func-to-llvm, reconcile-unrealized-casts";
 
-/// Lowers `module` (a program of the `array` dialect) to GPU kernels for `target`.
+/// Lowers `module` (a program of the `array` dialect) to GPU kernels for `target`, the
+/// segments of an expand fused with a scatter divided by `expand`.
 pub fn compile_gpu(
     context: &Context,
     module: &mut Module,
     variant: Variant,
     target: &GpuTarget,
+    expand: ExpandStrategy,
 ) -> Result<GpuProgram, String> {
     fusion_passes::register_all_passes();
     let mut remarks = run_pipeline_with_diagnostics(
@@ -198,7 +203,7 @@ pub fn compile_gpu(
     remarks.extend(run_pipeline_with_diagnostics(
         context,
         module,
-        &format!("builtin.module({})", kernel_pipeline(target)),
+        &format!("builtin.module({})", kernel_pipeline(target, expand)),
     )?);
     let kernels = binaries(module)?;
     if let GpuTarget::Nvptx { .. } = target
@@ -223,10 +228,15 @@ pub fn compile_gpu(
 }
 
 /// [`compile_gpu`] of a file.
-pub fn compile_gpu_file(path: &Path, variant: Variant, target: &GpuTarget) -> Result<GpuProgram, String> {
+pub fn compile_gpu_file(
+    path: &Path,
+    variant: Variant,
+    target: &GpuTarget,
+    expand: ExpandStrategy,
+) -> Result<GpuProgram, String> {
     let context = array_dialect::context();
     let mut module = array_dialect::source::load_file(&context, path).map_err(|e| e.to_string())?;
-    compile_gpu(&context, &mut module, variant, target)
+    compile_gpu(&context, &mut module, variant, target, expand)
 }
 
 /// The assembly of every `gpu.binary` of `module`.

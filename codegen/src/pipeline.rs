@@ -37,6 +37,7 @@ pub enum Threads {
 
 /// How scatter loops run under OpenMP: the option `scatters` of `array-parallel-forms`.
 pub use fusion_passes::parallel_forms::ScatterForm;
+pub use fusion_passes::to_gpu::ExpandStrategy;
 
 /// The launch shape of `array-gpu-kernels`' parallel kernels: threads per block and the
 /// most blocks of a grid (beyond which the threads of a grid-stride loop wrap around).
@@ -44,12 +45,14 @@ pub use fusion_passes::parallel_forms::ScatterForm;
 pub struct LaunchShape {
     pub block_size: u32,
     pub max_blocks: u32,
+    /// How an expand fused with a scatter divides its segments (seed 004 §4.1).
+    pub expand: ExpandStrategy,
 }
 
 impl Default for LaunchShape {
-    /// The pass's defaults: 256 threads, 4096 blocks.
+    /// The pass's defaults: 256 threads, 4096 blocks, the division chosen per expand.
     fn default() -> LaunchShape {
-        LaunchShape { block_size: 256, max_blocks: 4096 }
+        LaunchShape { block_size: 256, max_blocks: 4096, expand: ExpandStrategy::Auto }
     }
 }
 
@@ -61,8 +64,10 @@ pub fn to_llvm(threads: Threads) -> String {
     // With OpenMP, the parallel bodies sit in `memref.alloca_scope` regions, which must be
     // lowered (by finalize-memref-to-llvm) before convert-scf-to-cf makes them multi-block.
     let gpu_emulated = match threads {
-        Threads::GpuEmulated(LaunchShape { block_size, max_blocks }) => format!(
-            "func.func(array-gpu-kernels{{block-size={block_size} max-blocks={max_blocks}}}), array-gpu-host-memory, array-gpu-emulate, "
+        Threads::GpuEmulated(LaunchShape { block_size, max_blocks, expand }) => format!(
+            "func.func(array-gpu-kernels{{block-size={block_size} max-blocks={max_blocks} expand-strategy={}}}), \
+             array-gpu-host-memory, array-gpu-emulate, ",
+            expand.name()
         ),
         _ => String::new(),
     };

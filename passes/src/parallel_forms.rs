@@ -52,7 +52,7 @@
 //! successive updates. GPUs have no such cost, and `array-gpu-kernels` uses the atomic
 //! form.
 
-mod accesses;
+pub(crate) mod accesses;
 pub(crate) mod atomics;
 mod owners;
 pub(crate) mod scans;

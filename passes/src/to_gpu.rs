@@ -54,6 +54,7 @@
 
 pub mod emulate;
 pub mod host_memory;
+pub mod segments;
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_remark};
 use crate::ir::{self, Op, Val};
@@ -68,6 +69,7 @@ use melior::{
     },
 };
 use mlir_sys::*;
+pub use segments::ExpandStrategy;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-gpu-kernels",
@@ -78,6 +80,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         mlirGetDialectHandle__arith__,
         mlirGetDialectHandle__memref__,
         mlirGetDialectHandle__scf__,
+        mlirGetDialectHandle__math__,
     ],
     options: &[
         PassOption {
@@ -90,6 +93,11 @@ pub static DEFINITION: PassDefinition = PassDefinition {
             description: "Most blocks of a grid; threads then stride over the rest (also the number of partials of a reduction)",
             default: || "4096".into(),
         },
+        PassOption {
+            name: "expand-strategy",
+            description: "How an expand fused with a scatter divides its segments among threads (seed 004 §4.1): auto, 1-per-thread, 1-per-warp, 1-per-block-shuffle, 1-per-block-shared, N-per-block (N a power of two from 2 to 1024), balanced",
+            default: || "auto".into(),
+        },
     ],
     state: None,
     run,
@@ -100,6 +108,8 @@ pub static DEFINITION: PassDefinition = PassDefinition {
 struct Shape {
     block_size: i64,
     max_blocks: i64,
+    /// The division of expand segments (`segments`).
+    expand: ExpandStrategy,
 }
 
 /// How the three-phase scans divide their iterations on a GPU: at most 65536 chunks, as
@@ -122,6 +132,8 @@ struct Counts {
     scan_folds: usize,
     reductions: usize,
     one_thread: usize,
+    /// Expands fused with a scatter, divided by a strategy of seed 004 (`segments`).
+    expand_permute: usize,
 }
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassOptions) -> Result<(), PassFailed> {
@@ -145,7 +157,23 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
         );
         return Err(PassFailed);
     }
-    let shape = Shape { block_size, max_blocks: number("max-blocks", 1, i32::MAX as i64)? };
+    let expand = ExpandStrategy::from_name(options.get("expand-strategy").trim()).ok_or_else(|| {
+        crate::bridge::emit_error(
+            function.location(),
+            &format!(
+                "array-gpu-kernels: expand-strategy must be one of {}, not '{}'",
+                ExpandStrategy::NAMES,
+                options.get("expand-strategy")
+            ),
+        );
+        PassFailed
+    })?;
+    if let ExpandStrategy::PerBlock(n) = expand
+        && n as i64 > 1024
+    {
+        unreachable!("from_name bounds N");
+    }
+    let shape = Shape { block_size, max_blocks: number("max-blocks", 1, i32::MAX as i64)?, expand };
     let function = function.to_raw();
     let copies = ir::collect(function, |op| ir::op_name(op) == "memref.copy");
     for copy in copies {
@@ -159,8 +187,14 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     emit_remark(
         location,
         &format!(
-            "array-gpu-kernels: {} parallel kernels ({} with atomic updates), {} reductions (two kernels each), {} scans (three phases each, {} with a fourth folding scanned values), {} one-thread kernels",
-            counts.parallel, counts.atomic, counts.reductions, counts.scans, counts.scan_folds, counts.one_thread
+            "array-gpu-kernels: {} parallel kernels ({} with atomic updates), {} reductions (two kernels each), {} scans (three phases each, {} with a fourth folding scanned values), {} one-thread kernels, {} expand-permute nests",
+            counts.parallel,
+            counts.atomic,
+            counts.reductions,
+            counts.scans,
+            counts.scan_folds,
+            counts.one_thread,
+            counts.expand_permute
         ),
     );
     Ok(())
@@ -253,60 +287,97 @@ fn convert_block(context: &Context, block: MlirBlock, shape: Shape, counts: &mut
                     counts.one_thread += 1;
                 }
             },
-            Placement::OneThread => {
-                // A loop carrying values may be a scan; one carrying none a scatter.
-                let carries = !ir::results(op).is_empty();
-                let refusal = if carries && ir::op_name(op) == "scf.for" {
-                    match scans::three_phase(&b, op, GPU_CHUNKING) {
-                        Ok(phases) => {
-                            parallel_kernel(&b, phases.partials, shape);
-                            one_thread_kernel(&b, phases.offsets);
-                            if let Some(rescan) = phases.rescan {
-                                parallel_kernel(&b, rescan, shape);
-                            }
-                            if let Some(folds) = phases.folds {
-                                one_thread_kernel(&b, folds);
-                                counts.scan_folds += 1;
-                            }
-                            counts.scans += 1;
-                            continue;
-                        }
-                        Err(why) => why,
-                    }
-                } else if ir::op_name(op) == "scf.for" {
-                    match atomics::parallel_updates(&b, op) {
-                        Ok(parallel) => {
-                            parallel_kernel(&b, parallel, shape);
-                            counts.parallel += 1;
-                            counts.atomic += 1;
-                            continue;
-                        }
-                        Err(why) => why,
-                    }
-                } else {
-                    "only scf.for loops have parallel forms here".into()
-                };
-                if ir::results(op).into_iter().all(|r| scalar(ir::value_type(r))) {
-                    emit_remark(
-                        b.location,
-                        &format!(
-                            "array-gpu-kernels: '{}' runs as one GPU thread (sequential form): {refusal}",
-                            ir::op_name(op)
-                        ),
-                    );
-                    one_thread_kernel(&b, op);
-                    counts.one_thread += 1;
-                } else {
-                    emit_remark(
-                        b.location,
-                        &format!(
-                            "array-gpu-kernels: '{}' yields a buffer and stays on the host (it needs memory the host can reach)",
-                            ir::op_name(op)
-                        ),
-                    );
-                }
-            }
+            Placement::OneThread => sequential_nest(&b, op, shape, counts),
         }
+    }
+}
+
+/// A sequential loop nest (or another op touching buffer elements) → its parallel form
+/// where it has one: an expand fused with a scatter divided among threads (`segments`),
+/// a scan in three phases, a scatter of atomic updates; otherwise one GPU thread,
+/// reported with the reason.
+fn sequential_nest(b: &Builder, op: Op, shape: Shape, counts: &mut Counts) {
+    let mut as_segments = String::new();
+    if ir::op_name(op) == "scf.for" {
+        match segments::segment_nest(op) {
+            Ok(nest) => {
+                let bound = nest.bound();
+                let (used, scan) = segments::divide(b, nest, shape.expand, shape);
+                let why = match (shape.expand, bound) {
+                    (ExpandStrategy::Auto, Some(bound)) => format!("chosen for segments of at most {bound} elements"),
+                    (ExpandStrategy::Auto, None) => "chosen for segments of unknown length".to_string(),
+                    (asked, _) if asked == used => "as requested".to_string(),
+                    (asked, _) => {
+                        format!("{} was requested, but a value of the element cannot be shuffled", asked.name())
+                    }
+                };
+                emit_remark(
+                    b.location,
+                    &format!(
+                        "array-gpu-kernels: an expand fused with a scatter runs as {} kernels ({why})",
+                        used.name()
+                    ),
+                );
+                counts.expand_permute += 1;
+                if let Some(scan) = scan {
+                    sequential_nest(b, scan, shape, counts);
+                }
+                return;
+            }
+            Err(Some(why)) => as_segments = format!("; as expand segments: {why}"),
+            Err(None) => {}
+        }
+    }
+    // A loop carrying values may be a scan; one carrying none a scatter.
+    let carries = !ir::results(op).is_empty();
+    let refusal = if carries && ir::op_name(op) == "scf.for" {
+        match scans::three_phase(b, op, GPU_CHUNKING) {
+            Ok(phases) => {
+                parallel_kernel(b, phases.partials, shape);
+                one_thread_kernel(b, phases.offsets);
+                if let Some(rescan) = phases.rescan {
+                    parallel_kernel(b, rescan, shape);
+                }
+                if let Some(folds) = phases.folds {
+                    one_thread_kernel(b, folds);
+                    counts.scan_folds += 1;
+                }
+                counts.scans += 1;
+                return;
+            }
+            Err(why) => why,
+        }
+    } else if ir::op_name(op) == "scf.for" {
+        match atomics::parallel_updates(b, op) {
+            Ok(parallel) => {
+                parallel_kernel(b, parallel, shape);
+                counts.parallel += 1;
+                counts.atomic += 1;
+                return;
+            }
+            Err(why) => why,
+        }
+    } else {
+        "only scf.for loops have parallel forms here".into()
+    };
+    if ir::results(op).into_iter().all(|r| scalar(ir::value_type(r))) {
+        emit_remark(
+            b.location,
+            &format!(
+                "array-gpu-kernels: '{}' runs as one GPU thread (sequential form): {refusal}{as_segments}",
+                ir::op_name(op)
+            ),
+        );
+        one_thread_kernel(b, op);
+        counts.one_thread += 1;
+    } else {
+        emit_remark(
+            b.location,
+            &format!(
+                "array-gpu-kernels: '{}' yields a buffer and stays on the host (it needs memory the host can reach)",
+                ir::op_name(op)
+            ),
+        );
     }
 }
 
@@ -327,27 +398,45 @@ struct Launch {
 
 /// `gpu.launch` of `grid` blocks of `block` threads (x only), before `anchor`.
 fn launch(b: &Builder, anchor: Op, grid: Val, block: Val) -> Launch {
+    launch_with_workgroup(b, anchor, grid, block, &[]).0
+}
+
+/// [`launch`] with workgroup (shared) memory: one buffer of each of `workgroup`'s types
+/// (memrefs in `#gpu.address_space<workgroup>`), returned with the launch.
+fn launch_with_workgroup(b: &Builder, anchor: Op, grid: Val, block: Val, workgroup: &[MlirType]) -> (Launch, Vec<Val>) {
     let one = b.constant_index(anchor, 1);
-    let body = Block::new(&[(b.index(), b.location); 12]);
+    let mut arguments = vec![(b.index(), b.location); 12];
+    arguments.extend(workgroup.iter().map(|t| (ty(*t), b.location)));
+    let body = Block::new(&arguments);
     body.append_operation(b.op("gpu.terminator").build().expect("valid gpu.terminator"));
     let region = Region::new();
     region.append_block(body);
+    let mut attributes = vec![(
+        Identifier::new(b.context, "operandSegmentSizes"),
+        DenseI32ArrayAttribute::new(b.context, &[0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]).into(),
+    )];
+    if !workgroup.is_empty() {
+        let i64_type = melior::ir::r#type::IntegerType::new(b.context, 64).into();
+        attributes.push((
+            Identifier::new(b.context, "workgroup_attributions"),
+            melior::ir::attribute::IntegerAttribute::new(i64_type, workgroup.len() as i64).into(),
+        ));
+    }
     let op = b.put(
         anchor,
         b.op("gpu.launch")
             .add_operands(&vs(&[grid, one, one, block, one, one]))
-            .add_attributes(&[(
-                Identifier::new(b.context, "operandSegmentSizes"),
-                DenseI32ArrayAttribute::new(b.context, &[0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]).into(),
-            )])
+            .add_attributes(&attributes)
             .add_regions([region])
             .build()
             .expect("valid gpu.launch"),
     );
     let entry = ir::first_block(ir::region(op, 0));
     let ids = ir::block_arguments(entry);
-    // Block arguments: block ids, thread ids, grid sizes, block sizes (x, y, z each).
-    Launch { op, block_id: ids[0], thread_id: ids[3], grid_size: grid, end: ir::terminator(entry) }
+    // Block arguments: block ids, thread ids, grid sizes, block sizes (x, y, z each), then
+    // the workgroup buffers.
+    let launch = Launch { op, block_id: ids[0], thread_id: ids[3], grid_size: grid, end: ir::terminator(entry) };
+    (launch, ids[12..].to_vec())
 }
 
 /// The trip counts of the dimensions of `scf.parallel` `op` and its total, before `anchor`.

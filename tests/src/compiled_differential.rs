@@ -127,7 +127,7 @@ proptest! {
         max_blocks in 1u32..=4,
     ) {
         let source = integration_tests::random_program(program_seed, ops);
-        let shape = LaunchShape { block_size: 32 * warps, max_blocks };
+        let shape = LaunchShape { block_size: 32 * warps, max_blocks, ..LaunchShape::default() };
         assert_all_match_with(&source, input_seed, size, Threads::GpuEmulated(shape));
     }
 }

@@ -4,7 +4,7 @@
 //! structure (block reductions, reported one-thread kernels) is checked on the IR.
 
 use fusion_codegen::Variant;
-use fusion_codegen::gpu::{GpuTarget, assemble_amdgpu, assemble_ptx, compile_gpu, compile_gpu_file};
+use fusion_codegen::gpu::{ExpandStrategy, GpuTarget, assemble_amdgpu, assemble_ptx, compile_gpu, compile_gpu_file};
 use std::path::PathBuf;
 
 fn examples() -> Vec<PathBuf> {
@@ -26,7 +26,7 @@ fn every_example_assembles_with_ptxas_for_sm_80_and_sm_90() {
     let mut kernels = 0;
     for path in examples() {
         for chip in ["sm_80", "sm_90"] {
-            let program = compile_gpu_file(&path, Variant::Fused, &nvptx(chip))
+            let program = compile_gpu_file(&path, Variant::Fused, &nvptx(chip), ExpandStrategy::Auto)
                 .unwrap_or_else(|e| panic!("{} for {chip}: {e}", path.display()));
             assert!(!program.kernels.is_empty(), "{}: no kernel", path.display());
             // The host program is LLVM IR calling the GPU runtime: one launch call per
@@ -55,8 +55,9 @@ fn every_example_assembles_with_llvm_mc_for_gfx90a_and_gfx942() {
     let mut kernels = 0;
     for path in examples() {
         for chip in ["gfx90a", "gfx942"] {
-            let program = compile_gpu_file(&path, Variant::Fused, &GpuTarget::Amdgcn { chip: chip.into() })
-                .unwrap_or_else(|e| panic!("{} for {chip}: {e}", path.display()));
+            let program =
+                compile_gpu_file(&path, Variant::Fused, &GpuTarget::Amdgcn { chip: chip.into() }, ExpandStrategy::Auto)
+                    .unwrap_or_else(|e| panic!("{} for {chip}: {e}", path.display()));
             for kernel in &program.kernels {
                 let target = format!(".amdgcn_target \"amdgcn-amd-amdhsa--{chip}\"");
                 assert!(kernel.assembly.contains(&target), "{}", kernel.module);
@@ -69,7 +70,9 @@ fn every_example_assembles_with_llvm_mc_for_gfx90a_and_gfx942() {
     assert!(kernels > 100, "only {kernels} kernels");
     // The check can fail: gfx942 code is not gfx90a code.
     let path = crate::repo_root().join("examples/seed000_single_loop.mlir");
-    let program = compile_gpu_file(&path, Variant::Fused, &GpuTarget::Amdgcn { chip: "gfx942".into() }).unwrap();
+    let program =
+        compile_gpu_file(&path, Variant::Fused, &GpuTarget::Amdgcn { chip: "gfx942".into() }, ExpandStrategy::Auto)
+            .unwrap();
     let error = assemble_amdgpu(&program.kernels[0].assembly, "gfx90a").unwrap_err();
     assert!(error.contains("does not match the specified target id"), "{error}");
 }
@@ -78,7 +81,7 @@ fn every_example_assembles_with_llvm_mc_for_gfx90a_and_gfx942() {
 fn ptxas_refuses_ptx_for_a_newer_chip() {
     // The check above can fail: PTX for sm_90 is not sm_80 code.
     let path = crate::repo_root().join("examples/seed000_single_loop.mlir");
-    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_90")).unwrap();
+    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_90"), ExpandStrategy::Auto).unwrap();
     let error = assemble_ptx(&program.kernels[0].assembly, "sm_80").unwrap_err();
     assert!(error.contains("SM version"), "{error}");
 }
@@ -110,7 +113,7 @@ fn kernel_counts(remarks: &[String]) -> (usize, usize, usize) {
 #[test]
 fn parallel_folds_are_block_reductions_and_ordered_float_folds_one_thread() {
     let path = crate::repo_root().join("lit/lowering/reductions.mlir");
-    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_90")).unwrap();
+    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_90"), ExpandStrategy::Auto).unwrap();
     // int_reductions: one cluster, both folds regroupable → one reduction (two kernels);
     // float_sums: the reassoc sum is a reduction, the strict one one thread; all_positive
     // (an i1 'and', an in-order scf.for for OpenMP's sake) a scan without stores: its
@@ -130,13 +133,13 @@ fn commutative_scatters_are_atomic_updates_and_ordered_ones_one_thread() {
     // seed000_scatter_example adds into the destination (an atomic add); last_write in
     // lit/gpu/kernels.mlir keeps the newest value, whose order matters (one thread).
     let path = crate::repo_root().join("examples/seed000_scatter_example.mlir");
-    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_80")).unwrap();
+    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_80"), ExpandStrategy::Auto).unwrap();
     assert_eq!(kernel_count(&program.remarks, " with atomic updates"), 1, "{:#?}", program.remarks);
     assert_eq!(kernel_counts(&program.remarks).2, 0, "{:#?}", program.remarks);
     let atomic = program.kernels.iter().filter(|k| k.assembly.contains("atom.global.add.u64")).count();
     assert_eq!(atomic, 1);
     let path = crate::repo_root().join("lit/gpu/kernels.mlir");
-    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_80")).unwrap();
+    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_80"), ExpandStrategy::Auto).unwrap();
     let last_write = program.kernels.iter().find(|k| k.module.starts_with("last_write_kernel_")).expect("kernel");
     assert!(!last_write.assembly.contains("atom."), "{}", last_write.assembly);
 }
@@ -149,7 +152,7 @@ fn random_programs_assemble_with_ptxas() {
         let source = integration_tests::random_program(seed, 6);
         for variant in [Variant::Unfused, Variant::Fused] {
             let mut module = array_dialect::source::parse_source(&context, &source, "random.mlir").unwrap();
-            let program = compile_gpu(&context, &mut module, variant, &nvptx("sm_90"))
+            let program = compile_gpu(&context, &mut module, variant, &nvptx("sm_90"), ExpandStrategy::Auto)
                 .unwrap_or_else(|e| panic!("seed {seed} {variant:?}: {e}\n{source}"));
             for kernel in &program.kernels {
                 assemble_ptx(&kernel.assembly, "sm_90")

@@ -5,7 +5,7 @@
 use crate::ir::{self, Op, Val};
 use mlir_sys::*;
 
-pub(super) struct Accesses {
+pub(crate) struct Accesses {
     /// Every op of the body, nested ones included, in pre-order.
     pub ops: Vec<Op>,
     pub loads: Vec<Op>,
@@ -62,7 +62,7 @@ impl Accesses {
 }
 
 /// The buffer of `memref.load` `load`, and its indices.
-pub(super) fn load_buffer(load: Op) -> Val {
+pub(crate) fn load_buffer(load: Op) -> Val {
     ir::operands(load)[0]
 }
 
@@ -102,7 +102,7 @@ fn allowed(op: Op) -> bool {
 
 /// The buffer a view (`memref.cast`, `subview`, `reinterpret_cast`, …) is of, through
 /// any chain of views; a buffer that is no view is its own root.
-fn root(buffer: Val) -> Val {
+pub(crate) fn root(buffer: Val) -> Val {
     let mut current = buffer;
     while let Some(d) = ir::defining_op(current) {
         let view = matches!(

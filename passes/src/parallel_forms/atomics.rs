@@ -33,7 +33,7 @@ struct Nest {
 }
 
 /// A read-modify-write of one element that becomes one `memref.atomic_rmw`.
-struct Update {
+pub(crate) struct Update {
     load: Op,
     combine: Op,
     store: Op,
@@ -86,34 +86,62 @@ pub(crate) fn parallel_updates(b: &Builder, op: Op) -> Result<Op, String> {
         ir::move_before(*o, end);
     }
     for update in updates {
-        let store_operands = ir::operands(update.store);
-        let (memref, indices) = (store_operands[1], &store_operands[2..]);
-        let element = ir::value_type(update.value);
-        let mut operands = vec![update.value, memref];
-        operands.extend_from_slice(indices);
-        b.put(
-            update.store,
-            b.op("memref.atomic_rmw")
-                .add_operands(&vs(&operands))
-                .add_results(&[ty(element)])
-                .add_attributes(&[(
-                    Identifier::new(b.context, "kind"),
-                    IntegerAttribute::new(IntegerType::new(b.context, 64).into(), update.kind.0).into(),
-                )])
-                .build()
-                .expect("valid memref.atomic_rmw"),
-        );
-        // SAFETY: the store has no results; the combine's only use was the store, the
-        // load's only use the combine.
-        unsafe {
-            ir::erase(update.store);
-            ir::erase(update.combine);
-            ir::erase(update.load);
-        }
+        make_atomic(b, update);
     }
     // SAFETY: the nest has no results and its body was moved out.
     unsafe { ir::erase(op) };
     Ok(parallel)
+}
+
+/// Replaces the read-modify-write `update` by one `memref.atomic_rmw` at its store.
+pub(crate) fn make_atomic(b: &Builder, update: Update) {
+    let store_operands = ir::operands(update.store);
+    let (memref, indices) = (store_operands[1], &store_operands[2..]);
+    let element = ir::value_type(update.value);
+    let mut operands = vec![update.value, memref];
+    operands.extend_from_slice(indices);
+    b.put(
+        update.store,
+        b.op("memref.atomic_rmw")
+            .add_operands(&vs(&operands))
+            .add_results(&[ty(element)])
+            .add_attributes(&[(
+                Identifier::new(b.context, "kind"),
+                IntegerAttribute::new(IntegerType::new(b.context, 64).into(), update.kind.0).into(),
+            )])
+            .build()
+            .expect("valid memref.atomic_rmw"),
+    );
+    // SAFETY: the store has no results; the combine's only use was the store, the
+    // load's only use the combine.
+    unsafe {
+        ir::erase(update.store);
+        ir::erase(update.combine);
+        ir::erase(update.load);
+    }
+}
+
+/// The read-modify-writes of `body` (a loop's block, nested ops included) if every buffer
+/// it stores to is changed only by one atomic update ([`Nest::independent`], conditions
+/// 1 to 3, without the case of elements at the loop's own induction variables): then any
+/// number of copies of the body may run at once, in any order, and leave every element
+/// as the sequential runs do. Used for the segment loops of an expand (`to_gpu::segments`).
+pub(crate) fn updates_of(body: MlirBlock) -> Result<(Vec<Update>, Vec<Val>), String> {
+    let accesses = Accesses::of(body)?;
+    let mut updates = Vec::new();
+    let written = accesses.written();
+    for buffer in &written {
+        if !accesses.isolated(*buffer) {
+            return Err("it writes a buffer that is not a fresh allocation accessed directly".into());
+        }
+        match (&accesses.loads_of(*buffer)[..], &accesses.stores_of(*buffer)[..]) {
+            ([load], [store]) => updates.push(read_modify_write(*load, *store).ok_or(
+                "its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits)",
+            )?),
+            _ => return Err("it writes a buffer other than by one read-modify-write".into()),
+        }
+    }
+    Ok((updates, written))
 }
 
 fn analyse(op: Op) -> Result<(Nest, Vec<Update>), String> {

@@ -74,7 +74,7 @@ pub const ACCESSES_ATTRIBUTE: &str = "array.gpu_emulation_accesses";
 pub const FAULT_RECORD: &str = "__array_gpu_emulation_fault";
 const CHECKS: &str = include_str!("emulation_checks.mlir");
 
-const BLOCK_WIDE: &[&str] = &["gpu.all_reduce", "gpu.barrier"];
+const BLOCK_WIDE: &[&str] = &["gpu.all_reduce", "gpu.barrier", "gpu.shuffle"];
 const CHECKED_ACCESSES: &[&str] = &["memref.load", "memref.store", "memref.atomic_rmw"];
 
 fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOptions) -> Result<(), PassFailed> {
@@ -222,8 +222,11 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
     }
     let body = ir::first_block(ir::region(launch, 0));
     let ids = ir::block_arguments(body);
-    if ids.len() != 12 {
-        return Err((launch, "workgroup memory attributions are not emulated".into()));
+    let workgroup = ir::int_attribute(launch, "workgroup_attributions")
+        .or_else(|| ir::int_attribute_inherent(launch, "workgroup_attributions"))
+        .unwrap_or(0) as usize;
+    if ids.len() != 12 + workgroup {
+        return Err((launch, "private memory attributions are not emulated".into()));
     }
     let ops = ir::block_ops(body);
     // The gpu.terminator stays behind and goes with the launch.
@@ -235,10 +238,18 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
         }
     }
     // Segments of thread code, and the block-wide op after each (none after the last).
+    // A shuffle ends a segment too (every lane of its warp must have computed its
+    // operand), and runs as the first op of the next one: each thread then reads its
+    // source lane's operand.
     let mut segments: Vec<Vec<Op>> = vec![vec![]];
     let mut splits: Vec<Op> = Vec::new();
+    let mut shuffles: Vec<(Op, Val)> = Vec::new();
     for op in ops {
-        if BLOCK_WIDE.contains(&ir::op_name(*op).as_str()) {
+        if ir::op_name(*op) == "gpu.shuffle" {
+            splits.push(*op);
+            shuffles.push((*op, ir::operands(*op)[0]));
+            segments.push(vec![*op]);
+        } else if BLOCK_WIDE.contains(&ir::op_name(*op).as_str()) {
             splits.push(*op);
             segments.push(vec![]);
         } else {
@@ -260,6 +271,7 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
     let one = b.constant_index(launch, 1);
     let (grid, block) = (sizes[0], sizes[3]);
     let (block_loop, block_id, _, block_end) = b.for_range(launch, [zero, grid, one], &[]);
+    let mut workgroup_deallocs: Vec<Op> = Vec::new();
     // Block ids, thread ids, grid sizes, block sizes (x, y, z each); y and z ids are 0.
     for k in [1, 2, 4, 5] {
         ir::replace_uses_where(ids[k], zero, |_| true);
@@ -269,6 +281,28 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
         ir::replace_uses_where(ids[6 + k], sizes[k], |_| true);
         ir::replace_uses_where(ids[9 + k], sizes[3 + k], |_| true);
     }
+    // Workgroup memory: a buffer per block, in CPU memory (accesses to it are checked for
+    // bounds; it is not shared with other blocks).
+    for attribution in &ids[12..] {
+        let t = ir::value_type(*attribution);
+        // SAFETY: a live memref type with static shape (workgroup attributions have one).
+        let plain = unsafe {
+            let rank = mlirShapedTypeGetRank(t);
+            let shape: Vec<i64> = (0..rank).map(|d| mlirShapedTypeGetDimSize(t, d as isize)).collect();
+            mlirMemRefTypeContiguousGet(
+                mlirShapedTypeGetElementType(t),
+                rank as isize,
+                shape.as_ptr(),
+                mlirAttributeGetNull(),
+            )
+        };
+        let buffer = crate::parallel_forms::alloc_of_type(b, block_end, plain, &[]);
+        crate::parallel_forms::dealloc(b, block_end, buffer);
+        let dealloc =
+            ir::block_ops(ir::first_block(ir::region(block_loop, 0))).into_iter().rev().nth(1).expect("the dealloc");
+        ir::replace_uses_where(*attribution, buffer, |_| true);
+        workgroup_deallocs.push(dealloc);
+    }
     let mut thread_loops = Vec::new();
     for (k, segment) in segments.iter().enumerate() {
         let (thread_loop, thread_id, _, thread_end) = b.for_range(block_end, [zero, block, one], &[]);
@@ -277,9 +311,15 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
         }
         ir::replace_uses_where(ids[3], thread_id, |user| ir::is_within(user, thread_loop));
         thread_loops.push((thread_loop, thread_id, thread_end));
-        if let Some(split) = splits.get(k) {
+        if let Some(split) = splits.get(k)
+            && ir::op_name(*split) != "gpu.shuffle"
+        {
             ir::move_before(*split, block_end);
         }
+    }
+    // The workgroup buffers live until every segment has run.
+    for dealloc in workgroup_deallocs {
+        ir::move_before(dealloc, block_end);
     }
 
     // Values that live from one segment into a later one (or into an all_reduce): one
@@ -311,6 +351,11 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
     for split in &splits {
         if ir::op_name(*split) == "gpu.all_reduce" {
             combine_in_thread_order(b, *split, &spilled, block)?;
+        } else if ir::op_name(*split) == "gpu.shuffle" {
+            let operand = shuffles.iter().find(|(s, _)| ir::same_op(*s, *split)).expect("a recorded shuffle").1;
+            let k = segments.iter().position(|segment| segment.first().is_some_and(|o| ir::same_op(*o, *split)));
+            let thread_id = thread_loops[k.expect("a shuffle starts a segment")].1;
+            shuffle_from_spilled(b, *split, operand, thread_id, &spilled)?;
         } else {
             // SAFETY: gpu.barrier has no results; the segments around it are already apart.
             unsafe { ir::erase(*split) };
@@ -325,6 +370,52 @@ fn emulate(b: &Builder, launch: Op) -> Result<Emulated, (Op, String)> {
         thread_ids: thread_loops.iter().map(|(_, id, _)| *id).collect(),
         accesses,
     })
+}
+
+/// A `gpu.shuffle idx` (the first op of its thread's segment, `thread_id` the thread) →
+/// the operand its source lane computed, read from the operand's per-thread buffer (the
+/// operand itself where it is the same in every thread); `valid` is true.
+fn shuffle_from_spilled(
+    b: &Builder,
+    shuffle: Op,
+    operand: Val,
+    thread_id: Val,
+    spilled: &[(Val, Val)],
+) -> Result<(), (Op, String)> {
+    let mode = ir::string_attribute_inherent(shuffle, "mode").unwrap_or_default();
+    let mode = if mode.is_empty() {
+        // SAFETY: a live op; the attribute is printed to a string.
+        unsafe { OperationRef::from_raw(shuffle) }.attribute("mode").map(|a| a.to_string()).unwrap_or_default()
+    } else {
+        mode
+    };
+    if !mode.contains("idx") {
+        return Err((shuffle, format!("only gpu.shuffle idx is emulated, not {mode}")));
+    }
+    let operands = ir::operands(shuffle);
+    let index = |value: Val| {
+        b.put1(shuffle, melior::dialect::arith::index_cast(crate::to_loops::builder::v(value), b.index(), b.location))
+    };
+    let (lane, width) = (index(operands[1]), index(operands[2]));
+    let within = b.binary(shuffle, melior::dialect::arith::remui, thread_id, width);
+    let warp_start = b.binary(shuffle, melior::dialect::arith::subi, thread_id, within);
+    let source = b.binary(shuffle, melior::dialect::arith::addi, warp_start, lane);
+    let value = match spilled.iter().find(|(v, _)| ir::same_value(*v, operand)) {
+        Some((_, buffer)) => b.load(shuffle, *buffer, &[source]),
+        None => operand,
+    };
+    let boolean: Type = melior::ir::r#type::IntegerType::new(b.context, 1).into();
+    let valid = b.put1(
+        shuffle,
+        melior::dialect::arith::constant(
+            b.context,
+            melior::ir::attribute::IntegerAttribute::new(boolean, 1).into(),
+            b.location,
+        ),
+    );
+    // SAFETY: both results are replaced.
+    unsafe { crate::to_loops::builder::replace_and_erase(shuffle, &[value, valid]) };
+    Ok(())
 }
 
 /// `memref.alloc(block) : memref<?xT>` before `anchor`.

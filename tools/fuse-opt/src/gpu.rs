@@ -1,4 +1,5 @@
-//! `fuse-opt FILE --emit-gpu=DIR --gpu-target=nvptx:sm_90` \[`--unfused`\]: GPU output. The
+//! `fuse-opt FILE --emit-gpu=DIR --gpu-target=nvptx:sm_90` \[`--unfused`\]
+//! \[`--gpu-expand=STRATEGY`\]: GPU output. The
 //! program is fused (`--unfused` skips it), lowered to loops, made one kernel per loop
 //! nest (`array-gpu-kernels`) and compiled for the target (`amdgcn:gfx942` for AMD GPUs);
 //! DIR receives one assembly file per kernel (`<kernel>.ptx` or `<kernel>.s`) and
@@ -8,7 +9,7 @@
 
 use fusion_codegen::{
     Variant,
-    gpu::{GpuTarget, compile_gpu_file},
+    gpu::{ExpandStrategy, GpuTarget, compile_gpu_file},
 };
 use std::path::PathBuf;
 
@@ -18,6 +19,13 @@ pub struct GpuOptions {
     directory: PathBuf,
     target: GpuTarget,
     variant: Variant,
+    expand: ExpandStrategy,
+}
+
+/// The strategy named by `--gpu-expand=NAME`.
+pub fn expand_strategy(name: &str) -> Result<ExpandStrategy, String> {
+    ExpandStrategy::from_name(name)
+        .ok_or_else(|| format!("--gpu-expand: '{name}' is not one of {}", ExpandStrategy::NAMES))
 }
 
 /// Takes the GPU flags out of `args`; `None` when there is no `--emit-gpu`.
@@ -25,6 +33,7 @@ pub fn take_gpu_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<GpuOp
     let mut directory = None;
     let mut target = None;
     let mut unfused = false;
+    let mut expand = None;
     let mut rest = Vec::new();
     for a in args.drain(..) {
         let s = a.to_string_lossy().into_owned();
@@ -33,6 +42,8 @@ pub fn take_gpu_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<GpuOp
             directory = Some(dir.to_owned());
         } else if let Some(t) = flag.strip_prefix("gpu-target=") {
             target = Some(t.parse::<GpuTarget>()?);
+        } else if let Some(name) = flag.strip_prefix("gpu-expand=") {
+            expand = Some(expand_strategy(name)?);
         } else if flag == "unfused" {
             unfused = true;
             rest.push(a);
@@ -43,6 +54,9 @@ pub fn take_gpu_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<GpuOp
     let Some(directory) = directory else {
         if target.is_some() {
             return Err("--gpu-target needs --emit-gpu=DIR".into());
+        }
+        if expand.is_some() {
+            return Err("--gpu-expand needs --emit-gpu=DIR or --run --gpu-sim".into());
         }
         *args = rest;
         return Ok(None);
@@ -55,10 +69,16 @@ pub fn take_gpu_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<GpuOp
         rest.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).filter(|a| !a.starts_with('-')).collect();
     let flags = rest.iter().skip(1).filter(|a| a.to_string_lossy().starts_with('-')).count();
     if inputs.len() != 1 || flags != usize::from(unfused) {
-        return Err("--emit-gpu takes exactly one input file (and only --gpu-target, --unfused)".into());
+        return Err("--emit-gpu takes exactly one input file (and only --gpu-target, --gpu-expand, --unfused)".into());
     }
     let variant = if unfused { Variant::Unfused } else { Variant::Fused };
-    Ok(Some(GpuOptions { input: inputs[0].clone().into(), directory: directory.into(), target, variant }))
+    Ok(Some(GpuOptions {
+        input: inputs[0].clone().into(),
+        directory: directory.into(),
+        target,
+        variant,
+        expand: expand.unwrap_or_default(),
+    }))
 }
 
 /// Writes the kernels and the host program; the exit code.
@@ -68,7 +88,7 @@ pub fn emit(options: &GpuOptions) -> i32 {
         eprintln!("{}: error: {message}", options.input.display());
         1
     };
-    let program = match compile_gpu_file(&options.input, options.variant, &options.target) {
+    let program = match compile_gpu_file(&options.input, options.variant, &options.target, options.expand) {
         Ok(p) => p,
         Err(message) => return fail(message),
     };

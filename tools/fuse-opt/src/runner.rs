@@ -52,6 +52,9 @@ pub struct RunOptions {
     /// `--gpu-sim`: the compiled programs are the GPU kernels (`array-gpu-kernels`),
     /// emulated on the CPU (`array-gpu-emulate`).
     pub gpu_sim: bool,
+    /// `--gpu-expand=STRATEGY` (with `--gpu-sim`): how an expand fused with a scatter
+    /// divides its segments among threads.
+    pub gpu_expand: Option<fusion_codegen::gpu::ExpandStrategy>,
 }
 
 /// Takes the runner's flags out of `args`; `None` without `--run`.
@@ -69,6 +72,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         openmp: false,
         scatters: None,
         gpu_sim: false,
+        gpu_expand: None,
     };
     // `--openmp` belongs to the runner only with `--run` (else to the AOT output).
     let running = args.iter().any(|a| a == "--run" || a == "-run");
@@ -95,6 +99,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
             ("openmp", "") if running => options.openmp = true,
             ("scatters", v) if running => options.scatters = Some(crate::aot::scatter_form(v)?),
             ("gpu-sim", "") => options.gpu_sim = true,
+            ("gpu-expand", v) if running => options.gpu_expand = Some(crate::gpu::expand_strategy(v)?),
             _ => {
                 rest.push(a);
                 continue;
@@ -113,6 +118,11 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
     }
     if options.scatters.is_some() && !options.openmp {
         return Err("--scatters needs --openmp (sequential code runs every scatter in source order)".into());
+    }
+    if options.gpu_expand.is_some() && !options.gpu_sim {
+        return Err(
+            "--gpu-expand needs --gpu-sim (or --emit-gpu): it chooses how GPU kernels divide expand segments".into()
+        );
     }
     if options.openmp && options.gpu_sim {
         return Err("--openmp and --gpu-sim exclude each other (the emulated kernels run on one thread)".into());
@@ -223,7 +233,10 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
     let fused_interpreter = fused.as_ref().map(Interpreter::new);
     let threads = match (options.openmp, options.gpu_sim) {
         (true, _) => Threads::OpenMp(options.scatters.unwrap_or_default()),
-        (_, true) => Threads::GpuEmulated(LaunchShape::default()),
+        (_, true) => Threads::GpuEmulated(LaunchShape {
+            expand: options.gpu_expand.unwrap_or_default(),
+            ..LaunchShape::default()
+        }),
         _ => Threads::Sequential,
     };
     let mut unfused_jit = FileJit::new(path, Variant::Unfused).with_threads(threads);
