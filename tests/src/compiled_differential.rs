@@ -13,7 +13,12 @@ use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Writes `source` to a fresh file (the JIT compiles files) and checks every function.
-fn check_source(source: &str, input_seed: u64, size: usize, threads: Threads) -> Vec<(String, CheckOutcome)> {
+pub(crate) fn check_source(
+    source: &str,
+    input_seed: u64,
+    size: usize,
+    threads: Threads,
+) -> Vec<(String, CheckOutcome)> {
     static FILES: AtomicUsize = AtomicUsize::new(0);
     let path = std::env::temp_dir().join(format!(
         "fusion-compiled-differential-{}-{}.mlir",
@@ -40,7 +45,7 @@ fn assert_all_match(source: &str, input_seed: u64, size: usize) -> usize {
     assert_all_match_with(source, input_seed, size, Threads::Sequential)
 }
 
-fn assert_all_match_with(source: &str, input_seed: u64, size: usize, threads: Threads) -> usize {
+pub(crate) fn assert_all_match_with(source: &str, input_seed: u64, size: usize, threads: Threads) -> usize {
     let mut compiled = 0;
     for (name, outcome) in check_source(source, input_seed, size, threads) {
         match outcome {

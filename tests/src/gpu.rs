@@ -227,3 +227,212 @@ fn emulated_kernels_report_data_races() {
     let error = call_emulated("reset_while_counting", &[1], false).unwrap_err();
     assert!(error.contains("block 0 thread 1 updates element 0 atomically, which block 0 thread 0 wrote"), "{error}");
 }
+
+// --- An expand fused with a scatter (seed 004) ----------------------------------------
+
+/// seed 004's micro-benchmark shapes (examples/gpu/seed004_expand_permute.mlir).
+fn expand_permute_examples() -> PathBuf {
+    crate::repo_root().join("examples/gpu/seed004_expand_permute.mlir")
+}
+
+/// The remarks saying which strategy divided an expand's segments.
+fn divisions(remarks: &[String]) -> Vec<&String> {
+    remarks.iter().filter(|r| r.contains("an expand fused with a scatter runs as")).collect()
+}
+
+#[test]
+fn every_expand_strategy_assembles_with_ptxas_for_sm_80_and_sm_90() {
+    let path = expand_permute_examples();
+    for strategy in ExpandStrategy::ALL {
+        for chip in ["sm_80", "sm_90"] {
+            let program = compile_gpu_file(&path, Variant::Fused, &nvptx(chip), strategy)
+                .unwrap_or_else(|e| panic!("{} for {chip}: {e}", strategy.name()));
+            // All seven functions are one segment nest each, divided as asked.
+            let divided = divisions(&program.remarks);
+            assert_eq!(divided.len(), 7, "{:#?}", program.remarks);
+            let asked = format!("runs as {} kernels (as requested)", strategy.name());
+            assert!(divided.iter().all(|r| r.contains(&asked)), "{divided:#?}");
+            assert_eq!(kernel_counts(&program.remarks).2, 0, "a one-thread kernel: {:#?}", program.remarks);
+            for kernel in &program.kernels {
+                assemble_ptx(&kernel.assembly, chip)
+                    .unwrap_or_else(|e| panic!("{} {chip} kernel {}: {e}", strategy.name(), kernel.module));
+            }
+            // What makes each division what it is, in the PTX.
+            let all: String = program.kernels.iter().map(|k| k.assembly.as_str()).collect();
+            assert!(all.contains("atom.global.add.u64"), "{}: no atomic add", strategy.name());
+            let shuffles = all.contains("shfl.sync.idx");
+            let shared = all.contains(".shared") && all.contains("bar.sync");
+            match strategy {
+                ExpandStrategy::PerWarp | ExpandStrategy::PerBlockShuffle => assert!(shuffles && !shared),
+                ExpandStrategy::PerBlockShared | ExpandStrategy::PerBlock(_) => assert!(shared && !shuffles),
+                _ => assert!(!shuffles && !shared, "{}", strategy.name()),
+            }
+        }
+    }
+    // And for an AMD GPU, the two that share values within a block.
+    for strategy in [ExpandStrategy::PerBlockShuffle, ExpandStrategy::PerBlock(16)] {
+        let target = GpuTarget::Amdgcn { chip: "gfx942".into() };
+        let program = compile_gpu_file(&path, Variant::Fused, &target, strategy).unwrap();
+        for kernel in &program.kernels {
+            assemble_amdgpu(&kernel.assembly, "gfx942")
+                .unwrap_or_else(|e| panic!("{} kernel {}: {e}", strategy.name(), kernel.module));
+        }
+    }
+}
+
+#[test]
+fn the_default_division_follows_the_stated_segment_lengths() {
+    let program =
+        compile_gpu_file(&expand_permute_examples(), Variant::Fused, &nvptx("sm_90"), ExpandStrategy::Auto).unwrap();
+    let divided: Vec<String> =
+        divisions(&program.remarks).into_iter().map(|r| r[r.find("runs as ").unwrap() + 8..].to_string()).collect();
+    // In the order of the file: 0-10, 0-100, 1000-3000, a filter, 0-10 or 3000-3500,
+    // mostly empty (at most 4), one huge segment.
+    assert_eq!(
+        divided,
+        [
+            "32-per-block kernels (chosen for segments of at most 10 elements)",
+            "4-per-block kernels (chosen for segments of at most 100 elements)",
+            "1-per-block-shared kernels (chosen for segments of at most 3000 elements)",
+            "1-per-thread kernels (chosen for segments of at most 1 elements)",
+            "1-per-block-shared kernels (chosen for segments of at most 3500 elements)",
+            "128-per-block kernels (chosen for segments of at most 4 elements)",
+            "1-per-block-shared kernels (chosen for segments of at most 4096 elements)",
+        ]
+    );
+}
+
+#[test]
+fn every_expand_strategy_gives_the_interpreters_results_when_emulated() {
+    use fusion_codegen::{LaunchShape, Threads};
+    let source = std::fs::read_to_string(expand_permute_examples()).unwrap();
+    let mut strategies = ExpandStrategy::ALL.to_vec();
+    strategies.push(ExpandStrategy::Auto);
+    for (k, strategy) in strategies.into_iter().enumerate() {
+        // Blocks of 64 threads: two warps, so shuffles within each warp of a block and
+        // the N-per-block search over more elements than threads are both exercised.
+        let shape = LaunchShape { block_size: 64, max_blocks: 2, expand: strategy };
+        let size = if k == 0 { 0 } else { 23 + 7 * k };
+        let compared =
+            crate::compiled_differential::assert_all_match_with(&source, k as u64, size, Threads::GpuEmulated(shape));
+        assert_eq!(compared, 7, "{}", strategy.name());
+    }
+}
+
+/// A random expand fused with a scatter: `count` from one of a few shapes (empty,
+/// constant, a remainder, rare long segments among short ones), targets a hash into a
+/// destination of random length, a random commutative combine.
+fn random_expand_permute(seed: u64) -> String {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let count = match next(4) {
+        0 => "    %n = arith.constant 0 : i64".to_string(),
+        1 => format!("    %n = arith.constant {} : i64", 1 + next(40)),
+        2 => format!("    %m = arith.constant {} : i64\n    %n = arith.remui %x, %m : i64", 1 + next(70)),
+        _ => format!(
+            "    %m = arith.constant {} : i64\n    %short = arith.remui %x, %m : i64\n    %k = arith.constant {} : i64\n    \
+             %long = arith.constant {} : i64\n    %isLong = arith.cmpi eq, %x, %k : i64\n    \
+             %n = arith.select %isLong, %long, %short : i64",
+            1 + next(5),
+            next(16),
+            200 + next(900)
+        ),
+    };
+    let combine =
+        ["arith.addi", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.xori", "arith.ori"][next(6) as usize];
+    let (length, multiplier) = (1 + next(300), 1 + next(50));
+    format!(
+        r#"func.func @expandPermute(%src: tensor<?xi64>) -> tensor<?xi64> {{
+  %c{length} = arith.constant {length} : index
+  %base = array.generate (%c{length}) : tensor<?xi64> {{
+  ^bb0(%i: index):
+    %ii = arith.index_cast %i : index to i64
+    array.yield %ii : i64
+  }}
+  %targets, %values = array.expand %src : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> count {{
+  ^bb0(%a: i64):
+    %c8 = arith.constant 8 : i64
+    %x = arith.addi %a, %c8 : i64
+{count}
+    %count = arith.index_cast %n : i64 to index
+    array.yield %count : index
+  }} get {{
+  ^bb0(%a: i64, %i: index):
+    %ii = arith.index_cast %i : index to i64
+    %c = arith.constant {multiplier} : i64
+    %l = arith.constant {length} : i64
+    %h = arith.muli %a, %c : i64
+    %g = arith.addi %h, %ii : i64
+    %target = arith.remui %g, %l : i64
+    %value = arith.subi %ii, %a : i64
+    array.yield %target, %value : i64, i64
+  }}
+  %result = array.scatter %base[%targets], %values : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {{
+  ^bb0(%old: i64, %new: i64):
+    %r = {combine} %old, %new : i64
+    array.yield %r : i64
+  }}
+  return %result : tensor<?xi64>
+}}
+"#
+    )
+}
+
+#[test]
+fn random_expand_permute_programs_are_divided_and_assemble() {
+    let context = array_dialect::context();
+    for seed in 0..8u64 {
+        let source = random_expand_permute(seed);
+        let strategy = ExpandStrategy::ALL[seed as usize % ExpandStrategy::ALL.len()];
+        let mut module = array_dialect::source::parse_source(&context, &source, "random.mlir").unwrap();
+        let program = compile_gpu(&context, &mut module, Variant::Fused, &nvptx("sm_90"), strategy)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{source}"));
+        // An expand of empty segments only leaves no loop to divide (canonicalization
+        // removes it).
+        let empty = source.contains("%n = arith.constant 0 : i64");
+        assert_eq!(
+            divisions(&program.remarks).len(),
+            usize::from(!empty),
+            "seed {seed}: {:#?}\n{source}",
+            program.remarks
+        );
+        for kernel in &program.kernels {
+            assemble_ptx(&kernel.assembly, "sm_90").unwrap_or_else(|e| panic!("seed {seed}: {e}\n{source}"));
+        }
+    }
+}
+
+/// Random expand + permute programs per run: 12 in `make test`;
+/// `FUSION_EXPAND_PERMUTE_CASES=N` for more.
+fn expand_permute_cases() -> u32 {
+    std::env::var("FUSION_EXPAND_PERMUTE_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(12)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: expand_permute_cases(),
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+    /// Every strategy, on random expand + permute programs and inputs (from empty ones
+    /// up), with random launch shapes, emulated, gives the interpreter's results.
+    #[test]
+    fn random_expand_permute_programs_agree_under_every_strategy(
+        program_seed in proptest::prelude::any::<u64>(),
+        strategy in 0usize..=ExpandStrategy::ALL.len(),
+        input_seed in proptest::prelude::any::<u64>(),
+        size in 0usize..200,
+        warps in 1u32..=4,
+    ) {
+        use fusion_codegen::{LaunchShape, Threads};
+        let source = random_expand_permute(program_seed);
+        let expand = ExpandStrategy::ALL.get(strategy).copied().unwrap_or(ExpandStrategy::Auto);
+        let shape = LaunchShape { block_size: 32 * warps, max_blocks: 3, expand };
+        crate::compiled_differential::assert_all_match_with(&source, input_seed, size, Threads::GpuEmulated(shape));
+    }
+}

@@ -176,9 +176,7 @@ pub(super) fn segment_nest(op: Op) -> Result<SegmentNest, Option<String>> {
         && ir::int_attribute(op, "unsignedCmp").is_none()
         && inner_loop.is_some_and(|inner| {
             let operands = ir::operands(inner);
-            ir::int_constant(operands[0]) == Some(0)
-                && ir::int_constant(operands[2]) == Some(1)
-                && !ir::defined_outside(operands[1], op)
+            ir::int_constant(operands[0]) == Some(0) && ir::int_constant(operands[2]) == Some(1)
         });
     if !shaped {
         return Err(None);
@@ -268,6 +266,15 @@ pub(super) fn count_bound(count: Val) -> Option<i64> {
     let operands = ir::operands(op);
     let constant = |k: usize| operands.get(k).and_then(|o| ir::int_constant(*o));
     match ir::op_name(op).as_str() {
+        // A flag widened without sign (canonicalization's form of `select(c, 1, 0)`).
+        "arith.extui"
+            if unsafe {
+                mlirTypeIsAInteger(ir::value_type(operands[0]))
+                    && mlirIntegerTypeGetWidth(ir::value_type(operands[0])) == 1
+            } =>
+        {
+            Some(1)
+        }
         "arith.index_cast" | "arith.index_castui" | "arith.extsi" | "arith.extui" => count_bound(operands[0]),
         // max(x, 0) with x ≤ b is at most max(b, 0).
         "arith.maxsi" if constant(1) == Some(0) => count_bound(operands[0]).map(|b| b.max(0)),
@@ -278,6 +285,8 @@ pub(super) fn count_bound(count: Val) -> Option<i64> {
             (a, b) => a.or(b),
         },
         "arith.select" => Some(count_bound(operands[1])?.max(count_bound(operands[2])?)),
+        // x + y ≤ bx + by (the counts are far from overflowing).
+        "arith.addi" => Some(count_bound(operands[0])?.checked_add(count_bound(operands[1])?)?),
         // x & c ≤ c for c ≥ 0.
         "arith.andi" => constant(1).or(constant(0)).filter(|c| *c >= 0),
         _ => None,
