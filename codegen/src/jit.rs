@@ -91,8 +91,33 @@ pub fn compile_file_with(
     only: Option<&str>,
     threads: Threads,
 ) -> Result<Compiled, String> {
-    compile(path, only, runtime_libraries_for(threads), |context, module| {
+    if let Threads::Gpu(_) = threads {
+        crate::cuda::driver()?;
+    }
+    let gpu = matches!(threads, Threads::Gpu(_));
+    compile(path, only, runtime_libraries_for(threads), gpu, |context, module| {
         lower_to_llvm_with(context, module, variant, threads)
+    })
+}
+
+/// Compiles the file's programs for NVIDIA `chip`: the kernels as PTX, the host program
+/// JIT-compiled with the GPU runtime functions of [`crate::cuda`] (which need the CUDA
+/// driver only when called). `Threads::Gpu` does this for the driver's device.
+pub fn compile_file_for_gpu(
+    path: &Path,
+    variant: Variant,
+    only: Option<&str>,
+    chip: &str,
+    expand: crate::gpu::ExpandStrategy,
+) -> Result<Compiled, String> {
+    compile(path, only, runtime_libraries_for(Threads::Sequential), true, |context, module| {
+        let mut diagnostics = crate::pipeline::run_pipeline_with_diagnostics(
+            context,
+            module,
+            &format!("builtin.module({}, array-to-loops)", variant.prefix()),
+        )?;
+        diagnostics.extend(crate::pipeline::kernels_and_host_to_llvm(context, module, chip, expand)?);
+        Ok(diagnostics)
     })
 }
 
@@ -100,7 +125,7 @@ pub fn compile_file_with(
 /// emulated on the CPU with every access checked (`array-gpu-emulate`): a call reports
 /// the first out-of-bounds access or data race as an error.
 pub fn compile_emulated_kernels_file(path: &Path, only: Option<&str>) -> Result<Compiled, String> {
-    compile(path, only, runtime_libraries_for(Threads::Sequential), |context, module| {
+    compile(path, only, runtime_libraries_for(Threads::Sequential), false, |context, module| {
         crate::pipeline::run_pipeline_with_diagnostics(
             context,
             module,
@@ -110,11 +135,13 @@ pub fn compile_emulated_kernels_file(path: &Path, only: Option<&str>) -> Result<
 }
 
 /// Loads the file, keeps `only` and its callees (see [`compile_file`]), lowers the module
-/// to the LLVM dialect with `lower`, and JIT-compiles it with the `runtime` libraries.
+/// to the LLVM dialect with `lower`, and JIT-compiles it with the `runtime` libraries
+/// (and, for `gpu`, the GPU runtime functions of [`crate::cuda`]).
 fn compile(
     path: &Path,
     only: Option<&str>,
     runtime: Vec<String>,
+    gpu: bool,
     lower: impl FnOnce(&Context, &mut melior::ir::Module) -> Result<Vec<String>, String>,
 ) -> Result<Compiled, String> {
     fusion_passes::register_all_passes();
@@ -171,7 +198,13 @@ fn compile(
         // The C API may read the paths as C strings: keep a NUL right after each slice.
         let runtime: Vec<String> = runtime.into_iter().map(|p| p + "\0").collect();
         let libraries: Vec<&str> = runtime.iter().map(|p| &p[..p.len() - 1]).collect();
-        ExecutionEngine::new(&module, 2, &libraries, false, false)
+        let engine = ExecutionEngine::new(&module, 2, &libraries, false, false);
+        // The GPU runtime functions of a host program, over the driver that
+        // `compile_file_with` loaded.
+        if gpu {
+            crate::cuda::register_runtime(&engine);
+        }
+        engine
     };
     Ok(Compiled { engine, _context: context, diagnostics, checked_accesses })
 }
@@ -474,6 +507,12 @@ impl Compiled {
         &self.engine
     }
 
+    /// Whether public `@name` was compiled and linked (its C interface resolves: every
+    /// function it calls, runtime functions included, was found).
+    pub fn has_function(&self, name: &str) -> bool {
+        !self.engine.lookup(&format!("_mlir__mlir_ciface_{name}")).is_null()
+    }
+
     /// Calls public `@name` with signature `inputs -> results` on `args`.
     /// Also returns the time of the call itself in ms (after JIT materialization).
     pub fn call(
@@ -522,6 +561,9 @@ impl Compiled {
         let started = std::time::Instant::now();
         unsafe { self.engine.invoke_packed(name, &mut packed) }.map_err(|e| format!("the call failed: {e}"))?;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
+        if let Some(failure) = crate::cuda::take_failure() {
+            return Err(format!("the GPU run failed: {failure}"));
+        }
         self.emulated_gpu_faults()?;
         // Read the results back, then free their allocations (see the module header).
         // SAFETY: the call filled the result struct as `out_slots` describe.

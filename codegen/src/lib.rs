@@ -4,10 +4,12 @@
 //! values, so that the interpreter, the unfused and the fused compiled program can be
 //! compared on the same inputs: [`check`] compares, [`inputs`] makes the inputs
 //! (generated from a seed, or read from [`npy`] files). GPU: [`gpu`] compiles one kernel
-//! per loop nest to PTX or AMDGPU assembly.
+//! per loop nest to PTX or AMDGPU assembly; [`cuda`] runs them on an NVIDIA GPU through
+//! the CUDA driver, loaded at run time.
 
 pub mod aot;
 pub mod check;
+pub mod cuda;
 pub mod gpu;
 pub mod inputs;
 pub mod jit;

@@ -33,6 +33,11 @@ pub enum Threads {
     /// block-wide operations before the next starts), so the kernels' index arithmetic,
     /// reductions and scans are checked without a GPU.
     GpuEmulated(LaunchShape),
+    /// The loop nests made GPU kernels for the NVIDIA GPU the CUDA driver finds
+    /// ([`crate::cuda`]), and run there: the host program calls the driver through the
+    /// runtime functions of `cuda.rs`. Of the launch shape only the expand division is
+    /// used (the kernels take the pass's default block size and grid bound).
+    Gpu(LaunchShape),
 }
 
 /// How scatter loops run under OpenMP: the option `scatters` of `array-parallel-forms`.
@@ -80,7 +85,7 @@ pub fn to_llvm(threads: Threads) -> String {
         _ => String::new(),
     };
     let (scf_to_openmp, memref_first, openmp_to_llvm) = match threads {
-        Threads::Sequential => ("", false, ""),
+        Threads::Sequential | Threads::Gpu(_) => ("", false, ""),
         Threads::OpenMp(_) => (openmp.as_str(), true, "convert-openmp-to-llvm, "),
         Threads::GpuEmulated(_) => (gpu_emulated.as_str(), false, ""),
     };
@@ -254,6 +259,11 @@ pub fn lower_to_llvm_with(
     if let Some(op) = first_op_outside(module, |n| !n.starts_with(array_dialect::view::DIALECT_PREFIX)) {
         return Err(format!("'{op}' is not lowered to loops yet"));
     }
+    if let Threads::Gpu(shape) = threads {
+        let chip = crate::cuda::driver()?.chip.clone();
+        diagnostics.extend(kernels_and_host_to_llvm(context, module, &chip, shape.expand)?);
+        return Ok(diagnostics);
+    }
     diagnostics.extend(run_pipeline_with_diagnostics(
         context,
         module,
@@ -267,6 +277,28 @@ pub fn lower_to_llvm_with(
         return Err(format!("'{op}' is left after the lowering to LLVM"));
     }
     crate::vector_math::prepare(context, module)?;
+    Ok(diagnostics)
+}
+
+/// A program lowered to loops (`array-to-loops`), as kernels for NVIDIA `chip` in
+/// `gpu.binary` ops and the host program in the LLVM dialect calling MLIR's GPU runtime
+/// interface (`gpu.launch_func` stays for the LLVM IR translation, which embeds the PTX).
+pub fn kernels_and_host_to_llvm(
+    context: &Context,
+    module: &mut Module,
+    chip: &str,
+    expand: ExpandStrategy,
+) -> Result<Vec<String>, String> {
+    let target = crate::gpu::GpuTarget::Nvptx { chip: chip.into() };
+    let kernels = format!("builtin.module({})", crate::gpu::kernel_pipeline(&target, expand));
+    let mut diagnostics = run_pipeline_with_diagnostics(context, module, &kernels)?;
+    let host = format!("builtin.module({})", crate::gpu::HOST_TO_LLVM);
+    diagnostics.extend(run_pipeline_with_diagnostics(context, module, &host)?);
+    if let Some(op) = first_op_outside(module, |n| {
+        n.starts_with("llvm.") || matches!(n, "builtin.module" | "gpu.binary" | "gpu.launch_func")
+    }) {
+        return Err(format!("'{op}' is left in the host program after its lowering to LLVM"));
+    }
     Ok(diagnostics)
 }
 

@@ -18,6 +18,9 @@
 // RUN: fuse-opt %s --run --check --size=300 --seed=6 --gpu-sim --gpu-expand=balanced | FileCheck %s --check-prefix=SIM
 // RUN: not fuse-opt %s --run --gpu-sim --gpu-expand=3-per-block 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not fuse-opt %s --run --gpu-expand=1-per-warp 2>&1 | FileCheck %s --check-prefix=NOSIM
+// Without a CUDA driver (FUSION_CUDA_DRIVER names the library to load), --gpu says so,
+// runs nothing and exits with 1.
+// RUN: env FUSION_CUDA_DRIVER=/nonexistent/libcuda.so.1 not fuse-opt %s --run --check --gpu 2>&1 | FileCheck %s --check-prefix=NODRIVER
 
 // Segments of at most 6 elements: blocks of 256 threads take 64 elements each.
 // AUTO: remark: array-gpu-kernels: an expand fused with a scatter runs as 64-per-block kernels (chosen for segments of at most 6 elements)
@@ -32,6 +35,8 @@
 // SIM: @expand_permute: match (interpreter, unfused, fused) [compiled = GPU kernels, emulated on the CPU]
 // BAD: fuse-opt: error: --gpu-expand: '3-per-block' is not one of auto, 1-per-thread, 1-per-warp, 1-per-block-shuffle, 1-per-block-shared, N-per-block (N a power of two from 2 to 1024), balanced
 // NOSIM: fuse-opt: error: --gpu-expand needs --gpu-sim
+// NODRIVER: fuse-opt: error: --gpu: no CUDA driver: /nonexistent/libcuda.so.1 cannot be loaded ({{.*}}); nothing was run (--gpu-sim runs the same kernels emulated on the CPU)
+// NODRIVER-NOT: @expand_permute
 
 func.func @expand_permute(%src: tensor<?xi64>, %dst: tensor<?xi64>) -> tensor<?xi64> {
   %n = array.dim %dst, 0 : tensor<?xi64>

@@ -436,3 +436,74 @@ proptest::proptest! {
         crate::compiled_differential::assert_all_match_with(&source, input_seed, size, Threads::GpuEmulated(shape));
     }
 }
+
+#[test]
+fn every_runtime_function_a_host_program_calls_is_provided() {
+    // `fuse-opt --run --gpu` JIT-compiles the host program with the runtime functions of
+    // fusion_codegen::cuda; a function the host program declares but the runtime lacks
+    // would fail only on a GPU machine. Every kind of kernel is among these programs.
+    let provided: Vec<&str> = fusion_codegen::cuda::runtime_symbols().iter().map(|(n, _)| *n).collect();
+    let root = crate::repo_root();
+    let mut declared = std::collections::BTreeSet::new();
+    for (path, strategy) in [
+        (expand_permute_examples(), ExpandStrategy::Balanced),
+        (expand_permute_examples(), ExpandStrategy::PerBlock(16)),
+        (root.join("lit/gpu/kernels.mlir"), ExpandStrategy::Auto),
+        (root.join("examples/seed004_bfs.mlir"), ExpandStrategy::Auto),
+    ] {
+        let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_90"), strategy).unwrap();
+        for line in program.host_llvm_ir.lines().filter(|l| l.starts_with("declare ")) {
+            let name = line.split('@').nth(1).and_then(|rest| rest.split('(').next()).unwrap_or_default();
+            if name.starts_with("mgpu") {
+                assert!(provided.contains(&name), "{name} is called by {} but not provided", path.display());
+                declared.insert(name.to_string());
+            }
+        }
+    }
+    assert!(declared.len() >= 9, "{declared:?}");
+}
+
+#[test]
+fn host_programs_jit_compile_and_link_with_the_gpu_runtime() {
+    // What `--gpu` runs, up to the first driver call: the kernels as PTX for sm_90 in the
+    // host program, JIT-compiled with the runtime functions registered. Looking a function
+    // up materialises it, so an unresolved symbol would fail here, without a GPU (the
+    // module's constructors, which load the kernels, run at the first call; its
+    // destructors, run when it is dropped, find no module to unload).
+    for strategy in [ExpandStrategy::Auto, ExpandStrategy::Balanced] {
+        let compiled = fusion_codegen::jit::compile_file_for_gpu(
+            &expand_permute_examples(),
+            Variant::Fused,
+            None,
+            "sm_90",
+            strategy,
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", strategy.name()));
+        for name in ["smallSegments", "largeSegments", "oneHugeSegment"] {
+            assert!(compiled.has_function(name), "@{name} ({})", strategy.name());
+        }
+        assert!(!compiled.has_function("noSuchFunction"));
+    }
+}
+
+#[test]
+fn expand_strategies_run_on_a_gpu_where_there_is_one() {
+    use fusion_codegen::{LaunchShape, Threads};
+    let driver = match fusion_codegen::cuda::driver() {
+        Ok(driver) => driver,
+        Err(why) => {
+            eprintln!("skipped (needs a GPU): {why}");
+            return;
+        }
+    };
+    eprintln!("running on {} ({})", driver.name, driver.chip);
+    let source = std::fs::read_to_string(expand_permute_examples()).unwrap();
+    let mut strategies = ExpandStrategy::ALL.to_vec();
+    strategies.push(ExpandStrategy::Auto);
+    for (k, strategy) in strategies.into_iter().enumerate() {
+        let shape = LaunchShape { expand: strategy, ..LaunchShape::default() };
+        let compared =
+            crate::compiled_differential::assert_all_match_with(&source, k as u64, 1000 + k, Threads::Gpu(shape));
+        assert_eq!(compared, 7, "{}", strategy.name());
+    }
+}

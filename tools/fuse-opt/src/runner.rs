@@ -6,7 +6,9 @@
 //! program (`fusion_codegen::check`): one line per function says `match`, or gives the
 //! first difference and the exit code is 1. `--openmp` runs the compiled programs' parallel
 //! loops on OpenMP threads; `--gpu-sim` compiles them as GPU kernels (one per loop nest,
-//! `array-gpu-kernels`) and emulates the kernels on the CPU (`array-gpu-emulate`).
+//! `array-gpu-kernels`) and emulates the kernels on the CPU (`array-gpu-emulate`); `--gpu`
+//! runs those kernels on the NVIDIA GPU of the CUDA driver, or ends with exit code 1 and
+//! the reason where there is no driver.
 //!
 //! Inputs (`fusion_codegen::inputs`), first that applies:
 //! * `--input=FILE.npy`, once per argument in order (a scalar is a 0-d array); only with
@@ -52,8 +54,11 @@ pub struct RunOptions {
     /// `--gpu-sim`: the compiled programs are the GPU kernels (`array-gpu-kernels`),
     /// emulated on the CPU (`array-gpu-emulate`).
     pub gpu_sim: bool,
-    /// `--gpu-expand=STRATEGY` (with `--gpu-sim`): how an expand fused with a scatter
-    /// divides its segments among threads.
+    /// `--gpu`: the compiled programs are the GPU kernels, run on the NVIDIA GPU of the
+    /// CUDA driver (`fusion_codegen::cuda`).
+    pub gpu: bool,
+    /// `--gpu-expand=STRATEGY` (with `--gpu-sim` or `--gpu`): how an expand fused with a
+    /// scatter divides its segments among threads.
     pub gpu_expand: Option<fusion_codegen::gpu::ExpandStrategy>,
 }
 
@@ -72,6 +77,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         openmp: false,
         scatters: None,
         gpu_sim: false,
+        gpu: false,
         gpu_expand: None,
     };
     // `--openmp` belongs to the runner only with `--run` (else to the AOT output).
@@ -99,6 +105,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
             ("openmp", "") if running => options.openmp = true,
             ("scatters", v) if running => options.scatters = Some(crate::aot::scatter_form(v)?),
             ("gpu-sim", "") => options.gpu_sim = true,
+            ("gpu", "") if running => options.gpu = true,
             ("gpu-expand", v) if running => options.gpu_expand = Some(crate::gpu::expand_strategy(v)?),
             _ => {
                 rest.push(a);
@@ -119,10 +126,19 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
     if options.scatters.is_some() && !options.openmp {
         return Err("--scatters needs --openmp (sequential code runs every scatter in source order)".into());
     }
-    if options.gpu_expand.is_some() && !options.gpu_sim {
+    if options.gpu_expand.is_some() && !options.gpu_sim && !options.gpu {
         return Err(
-            "--gpu-expand needs --gpu-sim (or --emit-gpu): it chooses how GPU kernels divide expand segments".into()
+            "--gpu-expand needs --gpu-sim or --gpu (or --emit-gpu): it chooses how GPU kernels divide expand segments"
+                .into(),
         );
+    }
+    if options.gpu && (options.gpu_sim || options.openmp) {
+        return Err("--gpu excludes --gpu-sim and --openmp (the kernels run on the GPU)".into());
+    }
+    if options.gpu
+        && let Err(why) = fusion_codegen::cuda::driver()
+    {
+        return Err(format!("--gpu: {why}; nothing was run (--gpu-sim runs the same kernels emulated on the CPU)"));
     }
     if options.openmp && options.gpu_sim {
         return Err("--openmp and --gpu-sim exclude each other (the emulated kernels run on one thread)".into());
@@ -231,12 +247,11 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
         None
     };
     let fused_interpreter = fused.as_ref().map(Interpreter::new);
+    let shape = LaunchShape { expand: options.gpu_expand.unwrap_or_default(), ..LaunchShape::default() };
     let threads = match (options.openmp, options.gpu_sim) {
+        _ if options.gpu => Threads::Gpu(shape),
         (true, _) => Threads::OpenMp(options.scatters.unwrap_or_default()),
-        (_, true) => Threads::GpuEmulated(LaunchShape {
-            expand: options.gpu_expand.unwrap_or_default(),
-            ..LaunchShape::default()
-        }),
+        (_, true) => Threads::GpuEmulated(shape),
         _ => Threads::Sequential,
     };
     let mut unfused_jit = FileJit::new(path, Variant::Unfused).with_threads(threads);
@@ -248,6 +263,11 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
         let mut note = inputs.note();
         if options.gpu_sim {
             note.push_str(" [compiled = GPU kernels, emulated on the CPU]");
+        }
+        if options.gpu
+            && let Ok(driver) = fusion_codegen::cuda::driver()
+        {
+            note.push_str(&format!(" [compiled = GPU kernels, run on {} ({})]", driver.name, driver.chip));
         }
         let results = if options.check {
             let outcome =
