@@ -172,11 +172,17 @@ pub(super) struct SegmentNest {
 pub(super) fn segment_nest(op: Op) -> Result<SegmentNest, Option<String>> {
     let body = ir::first_block(ir::region(op, 0));
     let inner_loop = ir::block_ops(body).into_iter().find(|o| ir::op_name(*o) == "scf.for");
+    // The count is computed per element (inside the outer loop), or constant with the
+    // outer loop still carrying the segments' offset, which nothing reads (an expand of
+    // constant-length segments): other rectangular nests are not expands.
+    let offset_only = !ir::results(op).is_empty() && ir::results(op).iter().all(|r| ir::uses(*r).is_empty());
     let shaped = ir::op_name(op) == "scf.for"
         && ir::int_attribute(op, "unsignedCmp").is_none()
         && inner_loop.is_some_and(|inner| {
             let operands = ir::operands(inner);
-            ir::int_constant(operands[0]) == Some(0) && ir::int_constant(operands[2]) == Some(1)
+            ir::int_constant(operands[0]) == Some(0)
+                && ir::int_constant(operands[2]) == Some(1)
+                && (!ir::defined_outside(operands[1], op) || offset_only)
         });
     if !shaped {
         return Err(None);
