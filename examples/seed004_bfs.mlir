@@ -49,6 +49,14 @@
 // * @bfs            — the whole program: the two initial generates, the awhile
 //                     as `scf.while` (condition `map not $ and $ zipWith (==)`
 //                     as map, fold and rank-0 map), calling @bfsStep.
+// * @relaxDistances — §1.4's other example, "updating distances in a shortest
+//                     path algorithm": every neighbour of the frontier gets
+//                     min(its distance, the frontier node's distance + 1), a
+//                     scatter with `min` as its combination function. The
+//                     minimum is commutative and associative, so on a GPU every
+//                     expand division of seed 004 §4.1 applies, with atomic
+//                     minima (the "first parent wins" of @bfsStepScatter has no
+//                     atomic form and runs as one GPU thread).
 //
 // Encoding choices:
 // * `Maybe Int` elements are i64 with -1 for Nothing (node ids are >= 0);
@@ -174,6 +182,45 @@ func.func @bfsStepScatter(%parents: tensor<?xi64>, %offsets: tensor<?xi64>, %edg
     array.yield %alt : i64
   }
   return %p, %parents : tensor<?xi64>, tensor<?xi64>
+}
+
+// The destination is a copy of the distances (`%current`): the expand reads
+// `%dist` itself (`array.index` in `get`), and a scatter's destination may have no
+// use in the scatter's cluster (seed 000 (9)), so scattering into `%dist` would keep
+// the expand and the scatter apart.
+func.func @relaxDistances(%dist: tensor<?xi64>, %frontier: tensor<?xi64>, %offsets: tensor<?xi64>, %edges: tensor<?xi64>) -> tensor<?xi64> {
+  %current = array.map %dist : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%d: i64):
+    array.yield %d : i64
+  }
+  %neighbours, %candidates = array.expand %frontier : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> count {
+  ^bb0(%elem: i64):
+    %c1 = arith.constant 1 : index
+    %node = arith.index_cast %elem : i64 to index
+    %next = arith.addi %node, %c1 : index
+    %start = array.index %offsets[%node] : tensor<?xi64>
+    %end = array.index %offsets[%next] : tensor<?xi64>
+    %numNeighbours = arith.subi %end, %start : i64
+    %count = arith.index_cast %numNeighbours : i64 to index
+    array.yield %count : index
+  } get {
+  ^bb0(%elem: i64, %i: index):
+    %one = arith.constant 1 : i64
+    %node = arith.index_cast %elem : i64 to index
+    %start = array.index %offsets[%node] : tensor<?xi64>
+    %starti = arith.index_cast %start : i64 to index
+    %pos = arith.addi %starti, %i : index
+    %neighbour = array.index %edges[%pos] : tensor<?xi64>
+    %here = array.index %dist[%node] : tensor<?xi64>
+    %candidate = arith.addi %here, %one : i64
+    array.yield %neighbour, %candidate : i64, i64
+  }
+  %relaxed = array.scatter %current[%neighbours], %candidates : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %shorter = arith.minsi %old, %new : i64
+    array.yield %shorter : i64
+  }
+  return %relaxed : tensor<?xi64>
 }
 
 func.func @bfs(%src: i64, %totalNodes: index, %offsets: tensor<?xi64>, %edges: tensor<?xi64>) -> tensor<?xi64> {

@@ -78,6 +78,10 @@ PARENTS = [0, 0, 0, -1, -1, -1, -1, -1]
 for step in ["bfsStep", "bfsStepScatter"]:
     inputs("seed004_bfs", step, ("vector", PARENTS), ("vector", OFFSETS), ("vector", EDGES))
 inputs("seed004_bfs", "bfs", ("scalar", 0), ("index", 8), ("vector", OFFSETS), ("vector", EDGES))
+# relaxDistances from the frontier [1, 2] at distance 1 (1000 is "not reached"): nodes
+# 3 and 4 (neighbours of 1) and 5 (of 2) get distance 2; 0 keeps 0.
+DISTANCES = [0, 1, 1, 1000, 1000, 1000, 1000, 1000]
+inputs("seed004_bfs", "relaxDistances", ("vector", DISTANCES), ("vector", [1, 2]), ("vector", OFFSETS), ("vector", EDGES))
 
 # seed004_sieve: primes up to n = 30 (n must be >= 0: limit = truncate (sqrt (n+1)));
 # sieveStep on the loop state of primes 30 after its first step: old = [2, 3], c = 4.

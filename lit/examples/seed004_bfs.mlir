@@ -1,6 +1,7 @@
 // Parses, verifies and pins examples/seed004_bfs.mlir
 // (seed 004 §1.4 and Appendix A.2 Listing 11: BFS step as expand + permute,
-// the fusible expand + scatter variant, and the whole awhile loop).
+// the fusible expand + scatter variant, the distance relaxation of §1.4, and the
+// whole awhile loop).
 // RUN: fuse-opt %examples/seed004_bfs.mlir | FileCheck %s
 // RUN: fuse-opt %examples/seed004_bfs.mlir | fuse-opt | FileCheck %s
 // RUN: fuse-opt %examples/seed004_bfs.mlir --verify-each --canonicalize | FileCheck %s --check-prefix=CANON
@@ -35,6 +36,15 @@
 // CHECK-NOT:       array.index
 // CHECK:         return %[[P]], %[[PARENTS]] : tensor<?xi64>, tensor<?xi64>
 
+// CHECK-LABEL: func.func @relaxDistances(
+// CHECK-SAME:    %[[DIST:arg[0-9]+]]: tensor<?xi64>, %[[FRONTIER:arg[0-9]+]]: tensor<?xi64>, %[[OFFSETS:arg[0-9]+]]: tensor<?xi64>, %[[EDGES:arg[0-9]+]]: tensor<?xi64>) -> tensor<?xi64>
+// CHECK:         %[[CURRENT:[0-9]+]] = array.map %[[DIST]] : tensor<?xi64> -> tensor<?xi64>
+// CHECK:         %[[E:[0-9]+]]:2 = array.expand %[[FRONTIER]] : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> count {
+// CHECK:           array.index %[[DIST]][
+// CHECK:         %[[R:[0-9]+]] = array.scatter %[[CURRENT]][%[[E]]#0], %[[E]]#1 : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+// CHECK:           arith.minsi
+// CHECK:         return %[[R]] : tensor<?xi64>
+
 // CHECK-LABEL: func.func @bfs(
 // CHECK-SAME:    %[[SRC:arg[0-9]+]]: i64, %[[TOTAL:arg[0-9]+]]: index, %[[OFFSETS:arg[0-9]+]]: tensor<?xi64>, %[[EDGES:arg[0-9]+]]: tensor<?xi64>) -> tensor<?xi64>
 // CHECK:         %[[PI:[0-9]+]] = array.generate(%[[TOTAL]]) : tensor<?xi64>
@@ -61,6 +71,10 @@
 // CANON:         array.map
 // CANON:         array.generate
 // CANON:         array.filter
+// CANON:         array.expand
+// CANON:         array.scatter
+// CANON-LABEL: func.func @relaxDistances(
+// CANON:         array.map
 // CANON:         array.expand
 // CANON:         array.scatter
 // CANON-LABEL: func.func @bfs(

@@ -7,10 +7,12 @@
 // Expected trees (leaves named after the source):
 //   @bfsStep: vertical(flags=map, vertical(iota=generate, vertical(knownFlags+known=filter, neighbours+newParents=expand)))
 //   @bfsStepScatter: vertical(iota=generate, vertical(knownFlags+known=filter, vertical(neighbours+newParents=expand, p=scatter)))
+//   @relaxDistances: current=map alone (the scatter's destination);
+//                    vertical(neighbours+candidates=expand, relaxed=scatter)
 //   @bfs: vertical(same=map, vertical(allSame=fold, changed=map))
 //
 // The UNFUSED run checks that array-unfuse removes every fusion node and gives
-// back each combinator of the source (2 expand, 2 filter, 1 fold, 4 generate, 4 map, 1 permute, 1 scatter).
+// back each combinator of the source (3 expand, 2 filter, 1 fold, 4 generate, 5 map, 1 permute, 2 scatter).
 
 // RUN: fuse-opt %examples/seed004_bfs.mlir --pass-pipeline='builtin.module(func.func(array-fusion-analysis, array-fuse))' | FileCheck %s
 // RUN: fuse-opt %examples/seed004_bfs.mlir --pass-pipeline='builtin.module(func.func(array-fusion-analysis, array-fuse, array-unfuse))' \
@@ -113,6 +115,18 @@
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return %[[CLUSTER1]], %[[PARENTS]] : tensor<?xi64>, tensor<?xi64>
 
+// CHECK-LABEL: func.func @relaxDistances(
+// CHECK-SAME:    %[[DIST:arg[0-9]+]]: tensor<?xi64>, %[[FRONTIER:arg[0-9]+]]: tensor<?xi64>, %{{.+}}) -> tensor<?xi64>
+// CHECK:         %[[CURRENT:[0-9]+]] = array.map %[[DIST]] {array.cluster = 0 : i64, array.order = 0 : i64}
+// CHECK:         %[[C:[0-9]+]] = array.cluster -> tensor<?xi64> {
+// CHECK-NEXT:      %[[V:[0-9]+]] = array.vertical -> tensor<?xi64> producer {
+// CHECK-NEXT:        %[[E:[0-9]+]]:2 = array.expand %[[FRONTIER]] {array.cluster = 1 : i64, array.order = 0 : i64}
+// CHECK:             array.yield %[[E]]#0, %[[E]]#1 : tensor<?xi64>, tensor<?xi64>
+// CHECK-NEXT:      } consumer {
+// CHECK-NEXT:      ^bb0(%[[T:arg[0-9]+]]: tensor<?xi64>, %[[VALUES:arg[0-9]+]]: tensor<?xi64>):
+// CHECK-NEXT:        %[[S:[0-9]+]] = array.scatter %[[CURRENT]][%[[T]]], %[[VALUES]] {array.cluster = 1 : i64, array.order = 0 : i64}
+// CHECK:         return %[[C]] : tensor<?xi64>
+
 // CHECK-LABEL: func.func @bfs(
 // CHECK-SAME:    %[[SRC:arg[0-9]+]]: i64, %[[TOTALNODES:arg[0-9]+]]: index, %[[OFFSETS:arg[0-9]+]]: tensor<?xi64>, %[[EDGES:arg[0-9]+]]: tensor<?xi64>) -> tensor<?xi64>
 // CHECK-NEXT:  %[[PARENTSI:[0-9]+]] = array.generate(%[[TOTALNODES]]) {array.cluster = 0 : i64, array.order = 0 : i64} : tensor<?xi64> {
@@ -163,6 +177,13 @@
 // UNFUSED:         = array.map
 // UNFUSED:         = array.generate
 // UNFUSED:         = array.filter
+// UNFUSED:         = array.expand
+// UNFUSED:         = array.scatter
+// UNFUSED:         return
+
+// UNFUSED-LABEL: func.func @relaxDistances(
+// UNFUSED-NOT:     {{array\.(cluster|vertical|horizontal|diagonal) [^=]}}
+// UNFUSED:         = array.map
 // UNFUSED:         = array.expand
 // UNFUSED:         = array.scatter
 // UNFUSED:         return

@@ -507,3 +507,33 @@ fn expand_strategies_run_on_a_gpu_where_there_is_one() {
         assert_eq!(compared, 7, "{}", strategy.name());
     }
 }
+
+#[test]
+fn bfs_distance_relaxation_gives_the_interpreters_results_under_every_strategy() {
+    // seed 004 §1.4's shortest-path update on the shipped CSR graph: an expand over the
+    // frontier fused with a scatter of atomic minima, under every division.
+    use fusion_codegen::check::check_file_with_threads;
+    use fusion_codegen::inputs::{read_args, shipped_inputs};
+    use fusion_codegen::{LaunchShape, Threads};
+    let path = crate::repo_root().join("examples/seed004_bfs.mlir");
+    let files = shipped_inputs(&path, "relaxDistances").expect("shipped inputs");
+    let mut strategies = ExpandStrategy::ALL.to_vec();
+    strategies.push(ExpandStrategy::Auto);
+    for strategy in strategies {
+        let shape = LaunchShape { block_size: 64, max_blocks: 2, expand: strategy };
+        let mut outcomes = Vec::new();
+        check_file_with_threads(
+            &path,
+            Some("relaxDistances"),
+            Threads::GpuEmulated(shape),
+            |f| read_args(&files, &f.inputs),
+            |_, _, outcome| outcomes.push(outcome.to_string()),
+        )
+        .unwrap();
+        assert_eq!(outcomes.len(), 1);
+        assert!(outcomes[0].starts_with("match (interpreter, unfused, fused)"), "{}: {}", strategy.name(), outcomes[0]);
+    }
+    let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_80"), ExpandStrategy::PerWarp).unwrap();
+    assert_eq!(divisions(&program.remarks).len(), 1, "{:#?}", program.remarks);
+    assert!(program.kernels.iter().any(|k| k.assembly.contains("atom.global.min.s64")));
+}
