@@ -123,20 +123,25 @@ impl ExpandStrategy {
 /// on seed 004 §5's measurements (RTX 2080 Ti, run times relative to the unfused
 /// kernels, Figs. 5–12):
 ///
-/// * segments of at most one element (an expand used as a filter, Fig. 8): every
-///   division is within noise of the others (0.15–0.18 at 10^4–2·10^5 elements), so the
-///   simplest, `1-per-thread`, with no shuffle or barrier;
-/// * short segments (at most half a block; Fig. 5, 0–10 elements): the N-per-block
-///   kernels are the fastest at 2·10^5 elements (0.19 against 0.25 for 1-per-block),
-///   because one element per block leaves most of its threads idle; §5.1 puts the best
-///   N at the block size over the mean segment length, taken here as half the bound
-///   (the mean of lengths spread evenly up to it), rounded down to a power of two;
+/// * segments of at most one element (an expand used as a filter, Fig. 8): from 10^4
+///   elements every division takes 0.15–0.23, 1-per-thread 0.15–0.16, among the
+///   fastest, and it needs no shuffle or barrier: `1-per-thread`;
+/// * short segments (at most half a block; Figs. 5 and 6, 0–10 and 0–100): at 10^5 and
+///   2·10^5 elements the N-per-block kernels take 0.16–0.21, where 1-per-thread takes up
+///   to 0.75 (Fig. 6) and 1-per-block 0.25 (Fig. 5: one element per block leaves most of
+///   its threads idle); §5.1 puts the best N at the block size over the mean segment
+///   length, taken here as half the bound (the mean of lengths spread evenly up to it),
+///   rounded down to a power of two;
 /// * anything else (long or unknown lengths): `1-per-block-shared`. 1-per-block is the
-///   one division below the unfused time in every measurement, including the sieve's
+///   one division below the unfused time in every figure seed 004 prints, including the sieve's
 ///   pathologically uneven segments (Fig. 12: 0.78 at 10^7, where 1-per-warp is 2.35
 ///   and 16-per-block 2.98), and it is seed 004's own conclusion (§6). Of its two forms
 ///   the shared-memory one reads each element once per block (§4.1.4, NVIDIA's advice
 ///   for data every thread of a block uses).
+///
+/// The number of source elements does not enter the rule: seed 004 measures every
+/// distribution from 1 to 2·10^5 elements, and both its best N (§5.1) and its
+/// conclusion (§6) are argued from the segment lengths alone.
 pub fn choose(bound: Option<i64>, block_size: i64) -> ExpandStrategy {
     match bound {
         Some(b) if b <= 1 => ExpandStrategy::PerThread,
