@@ -41,16 +41,18 @@
 //
 // Encoding choices:
 // * `permute' comb defaults pairs` takes an array of (Maybe target, value)
-//   pairs. No `array` op takes that form directly: `array.scatter` has no way
-//   to drop an element (a Nothing), and the index region of `array.permute`
-//   receives only the source *index*, not the source element. The closest
-//   faithful program is the `array.permute` of the values `%sieves#1` whose
-//   index region reads the target with `array.index %sieves#0[%i]` and yields
-//   it with the keep flag `target /= Nothing` — the same shape as the BFS step
-//   in seed004_bfs.mlir, and likewise not fusible with the expand.
-// * `Maybe DIM1` is an i64 with -1 for Nothing. `const` as Accelerate's
-//   combination function is applied as `const new old`, so the combine region
-//   (which receives (old, new)) yields `new`: multiples are overwritten by 0.
+//   pairs: here `array.scatter` with a `keep` array, the flags of the Just
+//   targets (a Nothing is dropped whatever its index). The last map yields
+//   the target, its flag and the value 0, so the expand, both maps and the
+//   scatter read each other element by element and are one cluster, one loop
+//   nest over the expanded elements (the fusion seed 004 §4.1 builds).
+// * `Maybe DIM1` is an i64 target with an i1 flag. Accelerate applies `const`
+//   as `const new old`: multiples are overwritten by 0. The combine region
+//   here takes the signed minimum of (old, new) instead: every value written
+//   is 0 and every default `c1 + i` is at least 2, so the minimum is the
+//   overwrite's result, and unlike an overwrite it gives that result in any
+//   order, so the scatter's updates may run in parallel as atomic minima
+//   (a deviation from the listing, for that reason only).
 // * `m` is used by `put` but bound only in `new` in the listing; it is the
 //   same m = c2 - c1 for both and is computed once.
 // * `old ++ new` has no combinator: it is an `array.generate` of
@@ -88,15 +90,13 @@ func.func @sieveStep(%old: tensor<?xi64>, %c: tensor<i64>, %n: i64, %limit: i64)
     %s = arith.subi %x, %c1 : i64
     array.yield %s : i64
   }
-  %sieves:2 = array.map %shifted : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> {
+  %sieves:3 = array.map %shifted : tensor<?xi64> -> tensor<?xi64>, tensor<?xi1>, tensor<?xi64> {
   ^bb0(%x: i64):
     %zero = arith.constant 0 : i64
-    %nothing = arith.constant -1 : i64
     %nonneg = arith.cmpi sge, %x, %zero : i64
     %inrange = arith.cmpi slt, %x, %m : i64
-    %ok = arith.andi %nonneg, %inrange : i1
-    %put = arith.select %ok, %x, %nothing : i64
-    array.yield %put, %zero : i64, i64
+    %put = arith.andi %nonneg, %inrange : i1
+    array.yield %x, %put, %zero : i64, i1, i64
   }
   %mIndex = arith.index_cast %m : i64 to index
   %defaults = array.generate (%mIndex) : tensor<?xi64> {
@@ -105,16 +105,10 @@ func.func @sieveStep(%old: tensor<?xi64>, %c: tensor<i64>, %n: i64, %limit: i64)
     %v = arith.addi %c1, %ii : i64
     array.yield %v : i64
   }
-  %permuted = array.permute %sieves#1 into %defaults : tensor<?xi64> into tensor<?xi64> index {
-  ^bb0(%i: index):
-    %nothing = arith.constant -1 : i64
-    %target = array.index %sieves#0[%i] : tensor<?xi64>
-    %isJust = arith.cmpi ne, %target, %nothing : i64
-    %t = arith.index_cast %target : i64 to index
-    array.yield %t, %isJust : index, i1
-  } combine {
+  %permuted = array.scatter %defaults[%sieves#0] keep(%sieves#1 : tensor<?xi1>), %sieves#2 : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
   ^bb0(%prev: i64, %new: i64):
-    array.yield %new : i64
+    %min = arith.minsi %prev, %new : i64
+    array.yield %min : i64
   }
   %new = array.filter %permuted : tensor<?xi64> -> tensor<?xi64> {
   ^bb0(%x: i64):

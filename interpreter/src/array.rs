@@ -109,11 +109,12 @@ impl Machine<'_, '_> {
             ArrayOp::Gather { source, indices } => {
                 self.gather(op, self.value(frame, op, source)?, self.values(frame, op, &indices)?)
             }
-            ArrayOp::Scatter { dest, indices, values, .. } => {
+            ArrayOp::Scatter { dest, indices, keep, values, .. } => {
                 let dest = self.value(frame, op, dest)?;
+                let keep = keep.map(|k| self.value(frame, op, k)).transpose()?;
                 let mut indices = self.values(frame, op, &indices)?;
                 indices.push(self.value(frame, op, values)?);
-                self.scatter(frame, op, dest, indices)
+                self.scatter(frame, op, dest, keep, indices)
             }
             ArrayOp::Fold { inputs, inits, .. } => {
                 let (inputs, inits) = (self.values(frame, op, &inputs)?, self.values(frame, op, &inits)?);
@@ -254,9 +255,19 @@ impl Machine<'_, '_> {
     }
 
     /// `indices_and_values`: the index arrays, then the value array.
-    fn scatter(&self, frame: &mut Frame, op: Op, dest: Value, indices_and_values: Vec<Value>) -> R<Vec<Value>> {
+    /// `keep`: seed 004's `Nothing` targets; a position whose flag is false is dropped
+    /// before its index is read (so its index may be out of range).
+    fn scatter(
+        &self,
+        frame: &mut Frame,
+        op: Op,
+        dest: Value,
+        keep: Option<Value>,
+        indices_and_values: Vec<Value>,
+    ) -> R<Vec<Value>> {
         let dest = &tensor_of(op, &dest)?;
         let all = tensors(op, &indices_and_values)?;
+        let keep = keep.map(|k| tensor_of(op, &k)).transpose()?;
         let Some((values, indices)) = all.split_last() else {
             return Err(fail::invalid(op, "scatter needs a destination and values"));
         };
@@ -267,8 +278,21 @@ impl Machine<'_, '_> {
             ));
         }
         common_shape(op, &all, "index and value arrays")?;
+        if let Some(keep) = &keep {
+            if keep.shape != values.shape {
+                return Err(fail::invalid(
+                    op,
+                    format!("keep flags of shape {:?} for values of shape {:?}", keep.shape, values.shape),
+                ));
+            }
+        }
         let mut result = (**dest).clone();
         for s in 0..values.len() {
+            if let Some(keep) = &keep {
+                if !bool_of(op, &keep.elements[s])? {
+                    continue;
+                }
+            }
             let target: Vec<i64> = indices.iter().map(|t| int_of(op, &t.elements[s])).collect::<R<_>>()?;
             let target = in_bounds(op, &target, &dest.shape, "the destination")
                 .map_err(|e| with_position(e, "source position", &unravel(s, &values.shape)))?;

@@ -322,7 +322,7 @@ func.func @scatter_index_count(%d: tensor<?x?xf32>, %is: tensor<?xindex>, %vs: t
 
 func.func @scatter_rank0(%d: tensor<f32>, %vs: tensor<?xf32>) {
   // expected-error@+1 {{'array.scatter' op cannot scatter into a rank-0 destination}}
-  %r = "array.scatter"(%d, %vs) ({
+  %r = "array.scatter"(%d, %vs) <{operandSegmentSizes = array<i32: 1, 0, 0, 1>}> ({
   ^bb0(%old: f32, %new: f32):
     "array.yield"(%new) : (f32) -> ()
   }) : (tensor<f32>, tensor<?xf32>) -> tensor<f32>
@@ -379,7 +379,7 @@ func.func @scatter_yield(%d: tensor<?xf32>, %is: tensor<?xindex>, %vs: tensor<?x
 // spell a different one).
 func.func @scatter_result_type(%d: tensor<?xf32>, %is: tensor<?xindex>, %vs: tensor<?xf32>) {
   // expected-error@+1 {{'array.scatter' op failed to verify that all of {dest, result} have same type}}
-  %r = "array.scatter"(%d, %is, %vs) ({
+  %r = "array.scatter"(%d, %is, %vs) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>}> ({
   ^bb0(%old: f32, %new: f32):
     "array.yield"(%new) : (f32) -> ()
   }) : (tensor<?xf32>, tensor<?xindex>, tensor<?xf32>) -> tensor<4xf32>
@@ -511,4 +511,26 @@ func.func @dim_negative(%xs: tensor<?xf32>) {
   // expected-error@+1 {{'array.dim' op dimension -1 is out of range for 'tensor<?xf32>' of rank 1}}
   %n = array.dim %xs, -1 : tensor<?xf32>
   return
+}
+
+// -----
+
+func.func @scatter_keep_shape(%d: tensor<?xi64>, %is: tensor<4xi64>, %ks: tensor<5xi1>, %vs: tensor<4xi64>) -> tensor<?xi64> {
+  // expected-error@+1 {{'array.scatter' op keep flags of type 'tensor<5xi1>' do not have the shape of the index arrays 'tensor<4xi64>'}}
+  %r = array.scatter %d[%is] keep(%ks : tensor<5xi1>), %vs : tensor<?xi64>[tensor<4xi64>], tensor<4xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    array.yield %new : i64
+  }
+  return %r : tensor<?xi64>
+}
+
+// -----
+
+func.func @scatter_keep_type(%d: tensor<?xi64>, %is: tensor<?xi64>, %ks: tensor<?xi64>, %vs: tensor<?xi64>) -> tensor<?xi64> {
+  // expected-error@+1 {{'array.scatter' op operand #2 must be ranked tensor of 1-bit signless integer values, but got 'tensor<?xi64>'}}
+  %r = "array.scatter"(%d, %is, %ks, %vs) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+  ^bb0(%old: i64, %new: i64):
+    "array.yield"(%new) : (i64) -> ()
+  }) : (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>) -> tensor<?xi64>
+  return %r : tensor<?xi64>
 }

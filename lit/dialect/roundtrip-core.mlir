@@ -200,6 +200,22 @@ func.func @scatter_1d(%d: tensor<?xf32>, %is: tensor<?xindex>, %vs: tensor<?xf32
   return %r : tensor<?xf32>
 }
 
+// Keep flags (seed 004's `Nothing` targets of `permute'`).
+// CHECK-LABEL: func.func @scatter_keep(
+// CHECK-SAME:      %[[D:.*]]: tensor<?xi64>, %[[IS:.*]]: tensor<?xi64>, %[[KS:.*]]: tensor<?xi1>, %[[VS:.*]]: tensor<?xi64>) -> tensor<?xi64> {
+// CHECK-NEXT:    %[[R:.*]] = array.scatter %[[D]][%[[IS]]] keep(%[[KS]] : tensor<?xi1>), %[[VS]] : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+// CHECK-NEXT:    ^bb0(%[[OLD:.*]]: i64, %[[NEW:.*]]: i64):
+// CHECK-NEXT:      array.yield %[[NEW]] : i64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return %[[R]] : tensor<?xi64>
+func.func @scatter_keep(%d: tensor<?xi64>, %is: tensor<?xi64>, %ks: tensor<?xi1>, %vs: tensor<?xi64>) -> tensor<?xi64> {
+  %r = array.scatter %d[%is] keep(%ks : tensor<?xi1>), %vs : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    array.yield %new : i64
+  }
+  return %r : tensor<?xi64>
+}
+
 // A static two-dimensional destination, two index arrays, and a value array
 // whose element type differs from the destination's (a histogram of counts).
 // CHECK-LABEL: func.func @scatter_2d(

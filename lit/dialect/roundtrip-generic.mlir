@@ -65,7 +65,7 @@ func.func @properties(%xs: tensor<?xi64>, %z: i64, %t: tensor<?x?xf32>) -> (i64,
 // CUSTOM-NEXT:    return %[[R]] : tensor<?xf32>
 func.func @generic_input(%xs: tensor<?xf32>, %is: tensor<?xindex>) -> tensor<?xf32> {
   %g = "array.gather"(%xs, %is) : (tensor<?xf32>, tensor<?xindex>) -> tensor<?xf32>
-  %r = "array.scatter"(%xs, %is, %g) ({
+  %r = "array.scatter"(%xs, %is, %g) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>}> ({
   ^bb0(%old: f32, %new: f32):
     "array.yield"(%new) : (f32) -> ()
   }) : (tensor<?xf32>, tensor<?xindex>, tensor<?xf32>) -> tensor<?xf32>

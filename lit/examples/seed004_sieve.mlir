@@ -10,13 +10,10 @@
 // CHECK:         %[[MULTIPLES:[0-9]+]] = array.expand %[[OLD]] : tensor<?xi64> -> tensor<?xi64> count {
 // CHECK:         } get {
 // CHECK:         %[[SHIFTED:[0-9]+]] = array.map %[[MULTIPLES]] : tensor<?xi64> -> tensor<?xi64>
-// CHECK:         %[[SIEVES:[0-9]+]]:2 = array.map %[[SHIFTED]] : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64>
+// CHECK:         %[[SIEVES:[0-9]+]]:3 = array.map %[[SHIFTED]] : tensor<?xi64> -> tensor<?xi64>, tensor<?xi1>, tensor<?xi64>
 // CHECK:         %[[DEFAULTS:[0-9]+]] = array.generate(%{{.+}}) : tensor<?xi64>
-// CHECK:         %[[PERMUTED:[0-9]+]] = array.permute %[[SIEVES]]#1 into %[[DEFAULTS]] : tensor<?xi64> into tensor<?xi64> index {
-// CHECK-NEXT:    ^bb0(%[[I:arg[0-9]+]]: index):
-// CHECK:           array.index %[[SIEVES]]#0[%[[I]]] : tensor<?xi64>
-// CHECK:           array.yield %{{.+}}, %{{.+}} : index, i1
-// CHECK:         } combine {
+// CHECK:         %[[PERMUTED:[0-9]+]] = array.scatter %[[DEFAULTS]][%[[SIEVES]]#0] keep(%[[SIEVES]]#1 : tensor<?xi1>), %[[SIEVES]]#2 : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+// CHECK:           arith.minsi
 // CHECK:         %[[NEW:[0-9]+]] = array.filter %[[PERMUTED]] : tensor<?xi64> -> tensor<?xi64>
 // CHECK:         %[[LENOLD:[0-9]+]] = array.dim %[[OLD]], 0
 // CHECK:         %[[LENNEW:[0-9]+]] = array.dim %[[NEW]], 0
@@ -42,7 +39,7 @@
 // CANON:         array.expand
 // CANON-COUNT-2: array.map
 // CANON:         array.generate
-// CANON:         array.permute
+// CANON:         array.scatter
 // CANON:         array.filter
 // CANON:         array.generate
 // CANON:         array.generate()

@@ -1,5 +1,5 @@
 // `array-to-loops`: `array.permute` with a keep flag (seed 004 §1.1, the `Maybe` target of
-// `permute'`), which `array-desugar` keeps because a scatter cannot drop an element. It
+// `permute'`), as `array-to-loops` lowers it when `array-desugar` has not run. It
 // becomes a copy of the destination, then a sequential scf.for nest over the source in
 // row-major order (the interpreter's order: of two kept elements with one target the later
 // one is combined last) with the index region inlined at the source index, and the combine
@@ -97,4 +97,30 @@ func.func @permuteNoFlag(%vs: tensor<?xf64>, %dest: tensor<?xf64>) -> tensor<?xf
     array.yield %s : f64
   }
   return %p : tensor<?xf64>
+}
+
+// The same drop as a scatter's `keep` array (what `array-desugar` makes of a keep-flag
+// permute): the flag is loaded at the source position and anded with the bounds check.
+// CHECK-LABEL: func.func @scatterKeep(
+// CHECK-SAME:      %[[D:[^:]*]]: tensor<?xi64>, %[[TS:[^:]*]]: tensor<?xi64>, %[[KS:[^:]*]]: tensor<?xi1>, %[[VS:[^:]*]]: tensor<?xi64>)
+// CHECK:         %[[M:.*]] = tensor.dim %[[D]]
+// CHECK:         %[[R:.*]] = memref.alloc(%[[M]]) : memref<?xi64>
+// CHECK:         %[[KB:.*]] = bufferization.to_buffer %[[KS]] read_only : tensor<?xi1> to memref<?xi1>
+// CHECK-NOT:     scf.parallel
+// CHECK:         scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:           %[[TI:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK:           %[[KEEP:.*]] = memref.load %[[KB]][%[[K]]] : memref<?xi1>
+// CHECK:           %[[IN:.*]] = arith.cmpi ult, %[[TI]], %[[M]] : index
+// CHECK:           %[[OK:.*]] = arith.andi %[[KEEP]], %[[IN]] : i1
+// CHECK:           scf.if %[[OK]] {
+// CHECK-NEXT:        %[[OLD:.*]] = memref.load %[[R]][%[[TI]]]
+// CHECK:             memref.store %{{.*}}, %[[R]][%[[TI]]]
+// CHECK-NOT:     array.
+func.func @scatterKeep(%dest: tensor<?xi64>, %ts: tensor<?xi64>, %ks: tensor<?xi1>, %vs: tensor<?xi64>) -> tensor<?xi64> {
+  %r = array.scatter %dest[%ts] keep(%ks : tensor<?xi1>), %vs : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %s = arith.addi %old, %new : i64
+    array.yield %s : i64
+  }
+  return %r : tensor<?xi64>
 }

@@ -1,5 +1,4 @@
-// array-desugar rewrites the sugar into generate + gather/scatter (seed 000 §2.1) and
-// keeps, with a remark, what the core ops cannot express.
+// array-desugar rewrites the sugar into generate + gather/scatter (seed 000 §2.1).
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-desugar))' --verify-diagnostics | FileCheck %s
 // The desugared program is what the analysis sees: the whole pipeline runs on it.
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion))' --verify-diagnostics -o /dev/null
@@ -144,9 +143,16 @@ func.func @permute(%dest: tensor<?xf32>, %src: tensor<?xf32>) -> tensor<?xf32> {
   return %p : tensor<?xf32>
 }
 
-// A keep-flag permute stays; a rank-0 replicate becomes a generate reading the scalar.
+// A keep-flag permute (seed 004's `Nothing` target) is a generate of the targets and the
+// flags, then a scatter that drops the positions whose flag is false; a rank-0 replicate
+// becomes a generate reading the scalar.
 // CHECK-LABEL: func.func @kept(
-// CHECK: array.permute
+// CHECK-SAME: %[[DEST:[^:]+]]: tensor<?xf32>, %[[SRC:[^:]+]]: tensor<?xf32>
+// CHECK: %[[N:.+]] = array.dim %[[SRC]], 0 : tensor<?xf32>
+// CHECK: %[[TK:.+]]:2 = array.generate(%[[N]]) : tensor<?xindex>, tensor<?xi1> {
+// CHECK: array.yield %{{.*}}, %{{.*}} : index, i1
+// CHECK: array.scatter %[[DEST]][%[[TK]]#0] keep(%[[TK]]#1 : tensor<?xi1>), %[[SRC]] : tensor<?xf32>[tensor<?xindex>], tensor<?xf32> combine {
+// CHECK-NOT: array.permute
 // CHECK: array.generate(%arg3) : tensor<?xf32> {
 // CHECK-NEXT: ^bb0(%{{.*}}: index):
 // CHECK-NEXT: %[[S:.*]] = array.index %arg2[] : tensor<f32>
@@ -154,7 +160,6 @@ func.func @permute(%dest: tensor<?xf32>, %src: tensor<?xf32>) -> tensor<?xf32> {
 // CHECK-NOT: array.replicate
 // CHECK: return
 func.func @kept(%dest: tensor<?xf32>, %src: tensor<?xf32>, %s: tensor<f32>, %m: index) -> (tensor<?xf32>, tensor<?xf32>) {
-  // expected-remark@+1 {{array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)}}
   %q = array.permute %src into %dest : tensor<?xf32> into tensor<?xf32> index {
   ^bb0(%i: index):
     %t = arith.constant true

@@ -16,26 +16,25 @@
 //!   gather cannot choose between two sources, and an index clamped into one of them is
 //!   out of range when it is empty);
 //! * `permute src into dest f c` → `generate` over the source shape with `f`, then
-//!   `scatter dest[...] , src combine c`.
+//!   `scatter dest[...] , src combine c`; when `f` also yields a keep flag (seed 004's
+//!   `Nothing` target), the generate yields the flags too and the scatter drops the
+//!   positions whose flag is false (`scatter dest[...] keep(flags), src`).
 //!
 //! * `replicate x, m` of a rank-0 `x` → `generate (m)` reading `x[]` (a gather needs a
 //!   source of rank ≥ 1).
-//!
-//! Left as it is, with a remark: `permute` whose index region yields a keep flag (scatter
-//! has no way to drop an element); the analysis still treats it as a scatter, and
-//! `array-to-loops` lowers it directly.
 
-use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_remark};
+use crate::bridge::{PassDefinition, PassFailed, PassOptions};
 use crate::ir::{self, Op};
 use array_dialect::view::{ArrayOp, OpKind, attribute};
 use melior::{
     Context,
     dialect::{arith, scf},
     ir::{
-        Block, BlockLike, Location, OperationRef, Region, RegionLike, RegionRef, Type, Value, ValueLike,
+        Attribute, Block, BlockLike, Identifier, Location, OperationRef, Region, RegionLike, RegionRef, Type, Value,
+        ValueLike,
         attribute::IntegerAttribute,
         operation::{OperationBuilder, OperationLike},
-        r#type::{RankedTensorType, ShapedTypeLike},
+        r#type::{IntegerType, RankedTensorType, ShapedTypeLike},
     },
 };
 
@@ -364,22 +363,28 @@ impl<'c, 'a> Sugar<'c, 'a> {
     ) -> Option<Value<'c, 'a>> {
         let location = self.location;
         let dest_rank = shape_of(dest.r#type()).len();
-        if yield_count(self.op, 0) != dest_rank {
-            emit_remark(
-                location,
-                "array-desugar: a permute with a keep flag is kept as it is (scatter cannot drop elements)",
-            );
-            return None;
-        }
+        // The index region yields one index per destination dimension, then (seed 004's
+        // `Nothing`) an optional keep flag, which becomes the scatter's `keep` array.
+        let keep = yield_count(self.op, 0) == dest_rank + 1;
         let extents = self.dims(source);
-        let index_types = vec![index_array(self.context, &shape_of(source.r#type())); dest_rank];
-        let generate = self.insert(generate_op(location, &extents, &index_types, take_region(index_map)));
+        let source_shape = shape_of(source.r#type());
+        let mut generated = vec![index_array(self.context, &source_shape); dest_rank];
+        if keep {
+            let flag = IntegerType::new(self.context, 1).into();
+            generated.push(RankedTensorType::new(&source_shape, flag, None).into());
+        }
+        let generate = self.insert(generate_op(location, &extents, &generated, take_region(index_map)));
         let mut operands = vec![dest];
-        operands.extend((0..dest_rank).map(|i| -> Value { generate.result(i).unwrap().into() }));
+        operands.extend((0..generated.len()).map(|i| -> Value { generate.result(i).unwrap().into() }));
         operands.push(source);
+        let segments = format!("array<i32: 1, {dest_rank}, {}, 1>", keep as i32);
         let scatter = OperationBuilder::new(OpKind::Scatter.name(), location)
             .add_operands(&operands)
             .add_results(&[dest.r#type()])
+            .add_attributes(&[(
+                Identifier::new(self.context, attribute::OPERAND_SEGMENT_SIZES),
+                Attribute::parse(self.context, &segments).expect("a dense i32 array"),
+            )])
             .add_regions([take_region(combine)])
             .build()
             .expect("a scatter of a permute's operands is valid");

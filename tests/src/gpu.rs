@@ -321,7 +321,9 @@ fn every_expand_strategy_gives_the_interpreters_results_when_emulated() {
 
 /// A random expand fused with a scatter: `count` from one of a few shapes (empty,
 /// constant, a remainder, rare long segments among short ones), targets a hash into a
-/// destination of random length, a random commutative combine.
+/// destination of random length, a random commutative combine, and in half the programs
+/// keep flags (seed 004's `Nothing`) that drop a third of the elements (their targets stay
+/// in range, so an update that ignored its flag would change the result).
 fn random_expand_permute(seed: u64) -> String {
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
     let mut next = |n: u64| {
@@ -346,6 +348,18 @@ fn random_expand_permute(seed: u64) -> String {
     let combine =
         ["arith.addi", "arith.maxsi", "arith.minsi", "arith.maxui", "arith.xori", "arith.ori"][next(6) as usize];
     let (length, multiplier) = (1 + next(300), 1 + next(50));
+    let (flag, yielded, types, keep) = if next(2) == 0 {
+        (
+            "    %c3 = arith.constant 3 : i64\n    %third = arith.remui %g, %c3 : i64\n    %zero = arith.constant 0 : i64\n    \
+             %keep = arith.cmpi ne, %third, %zero : i64",
+            "%target, %keep, %value",
+            "i64, i1, i64",
+            ("%targets, %keeps, %values", "tensor<?xi64>, tensor<?xi1>, tensor<?xi64>", " keep(%keeps : tensor<?xi1>)"),
+        )
+    } else {
+        ("", "%target, %value", "i64, i64", ("%targets, %values", "tensor<?xi64>, tensor<?xi64>", ""))
+    };
+    let (results, result_types, keep) = keep;
     format!(
         r#"func.func @expandPermute(%src: tensor<?xi64>) -> tensor<?xi64> {{
   %c{length} = arith.constant {length} : index
@@ -354,7 +368,7 @@ fn random_expand_permute(seed: u64) -> String {
     %ii = arith.index_cast %i : index to i64
     array.yield %ii : i64
   }}
-  %targets, %values = array.expand %src : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> count {{
+  {results} = array.expand %src : tensor<?xi64> -> {result_types} count {{
   ^bb0(%a: i64):
     %c8 = arith.constant 8 : i64
     %x = arith.addi %a, %c8 : i64
@@ -370,9 +384,10 @@ fn random_expand_permute(seed: u64) -> String {
     %g = arith.addi %h, %ii : i64
     %target = arith.remui %g, %l : i64
     %value = arith.subi %ii, %a : i64
-    array.yield %target, %value : i64, i64
+{flag}
+    array.yield {yielded} : {types}
   }}
-  %result = array.scatter %base[%targets], %values : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {{
+  %result = array.scatter %base[%targets]{keep}, %values : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {{
   ^bb0(%old: i64, %new: i64):
     %r = {combine} %old, %new : i64
     array.yield %r : i64
@@ -536,4 +551,57 @@ fn bfs_distance_relaxation_gives_the_interpreters_results_under_every_strategy()
     let program = compile_gpu_file(&path, Variant::Fused, &nvptx("sm_80"), ExpandStrategy::PerWarp).unwrap();
     assert_eq!(divisions(&program.remarks).len(), 1, "{:#?}", program.remarks);
     assert!(program.kernels.iter().any(|k| k.assembly.contains("atom.global.min.s64")));
+}
+
+#[test]
+fn the_sieve_is_one_divided_nest_with_the_interpreters_results_under_every_strategy() {
+    // seed 004 §5's Sieve of Eratosthenes: the expand of the multiples, two maps and the
+    // `permute'` (a scatter whose keep flags drop the Nothing targets) are one cluster,
+    // divided among threads by every strategy; @primes runs the whole sieve (n = 30, the
+    // shipped input, and n = 2000: segments from 1 to about 1000 multiples), @sieveStep
+    // one step on the shipped state.
+    use fusion_codegen::check::check_file_with_threads;
+    use fusion_codegen::inputs::{read_args, shipped_inputs};
+    use fusion_codegen::{LaunchShape, Threads};
+    use fusion_interpreter::Value;
+    let path = crate::repo_root().join("examples/seed004_sieve.mlir");
+    let mut strategies = ExpandStrategy::ALL.to_vec();
+    strategies.push(ExpandStrategy::Auto);
+    for strategy in strategies {
+        let shape = LaunchShape { block_size: 64, max_blocks: 2, expand: strategy };
+        for (function, n) in [("sieveStep", None), ("primes", None), ("primes", Some(2000))] {
+            let mut outcomes = Vec::new();
+            check_file_with_threads(
+                &path,
+                Some(function),
+                Threads::GpuEmulated(shape),
+                |f| match n {
+                    Some(n) => Ok(vec![Value::i64(n)]),
+                    None => read_args(&shipped_inputs(&path, function).expect("shipped inputs"), &f.inputs),
+                },
+                |_, _, outcome| outcomes.push(outcome.to_string()),
+            )
+            .unwrap();
+            assert_eq!(outcomes.len(), 1);
+            assert!(
+                outcomes[0].starts_with("match (interpreter, unfused, fused)"),
+                "{} @{function} n={n:?}: {}",
+                strategy.name(),
+                outcomes[0]
+            );
+        }
+    }
+    for strategy in ExpandStrategy::ALL {
+        for chip in ["sm_80", "sm_90"] {
+            let program = compile_gpu_file(&path, Variant::Fused, &nvptx(chip), strategy).unwrap();
+            let divided = divisions(&program.remarks);
+            assert_eq!(divided.len(), 1, "{:#?}", program.remarks);
+            assert!(divided[0].contains(&format!("runs as {} kernels", strategy.name())), "{divided:#?}");
+            for kernel in &program.kernels {
+                assemble_ptx(&kernel.assembly, chip)
+                    .unwrap_or_else(|e| panic!("{} {chip} kernel {}: {e}", strategy.name(), kernel.module));
+            }
+            assert!(program.kernels.iter().any(|k| k.assembly.contains("atom.global.min.s64")), "{}", strategy.name());
+        }
+    }
 }

@@ -305,6 +305,11 @@ LogicalResult ScatterOp::verify() {
     return emitOpError() << "values of type " << getValues().getType()
                          << " do not have the shape of the index arrays "
                          << getIndices().front().getType();
+  if (Value keep = getKeep())
+    if (!shapesAgree(tensorOf(keep).getShape(), tensorOf(getIndices().front()).getShape()))
+      return emitOpError() << "keep flags of type " << keep.getType()
+                           << " do not have the shape of the index arrays "
+                           << getIndices().front().getType();
   return success();
 }
 

@@ -182,6 +182,9 @@ pub enum ArrayOp<'c, 'a> {
     Scatter {
         dest: Value<'c, 'a>,
         indices: Vec<Value<'c, 'a>>,
+        /// The `i1` flags of seed 004's `Nothing` targets: a position whose flag is false
+        /// is dropped.
+        keep: Option<Value<'c, 'a>>,
         values: Value<'c, 'a>,
         combine: RegionRef<'c, 'a>,
     },
@@ -419,14 +422,25 @@ impl<'c, 'a> Decoder<'c, 'a> {
             }
             OpKind::Scatter => {
                 let operands = self.operands();
-                if operands.len() < 2 {
-                    return Err(self.error("needs a destination and a value array"));
-                }
-                ArrayOp::Scatter {
-                    dest: operands[0],
-                    indices: operands[1..operands.len() - 1].to_vec(),
-                    values: operands[operands.len() - 1],
-                    combine: self.region(0)?,
+                let sizes = segment_sizes(&self.op).ok_or_else(|| self.error("has no operand segment sizes"))?;
+                match sizes.as_slice() {
+                    [1, indices, keep @ (0 | 1), 1] if (2 + indices + keep) as usize == operands.len() => {
+                        let (indices, keep) = (*indices as usize, *keep as usize);
+                        ArrayOp::Scatter {
+                            dest: operands[0],
+                            indices: operands[1..1 + indices].to_vec(),
+                            keep: (keep == 1).then(|| operands[1 + indices]),
+                            values: operands[operands.len() - 1],
+                            combine: self.region(0)?,
+                        }
+                    }
+                    _ => {
+                        return Err(self.error(format!(
+                            "operand segment sizes {sizes:?} do not match a destination, index arrays, \
+                             an optional keep array and values ({} operands)",
+                            operands.len()
+                        )));
+                    }
                 }
             }
             OpKind::Fold => {
@@ -504,7 +518,8 @@ impl<'c, 'a> Decoder<'c, 'a> {
     }
 }
 
-/// The `operandSegmentSizes` of an op with two variadic operand groups (`fold`, `scan`).
+/// The `operandSegmentSizes` of an op with several variadic or optional operand groups
+/// (`fold`, `scan`, `scatter`).
 pub fn segment_sizes<'c: 'a, 'a>(op: &impl OperationLike<'c, 'a>) -> Option<Vec<i32>> {
     let attribute = op.inherent_attribute(attribute::OPERAND_SEGMENT_SIZES).ok()?;
     let raw = attribute.to_raw();

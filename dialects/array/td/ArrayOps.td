@@ -151,7 +151,7 @@ def Array_GatherOp : Array_Op<"gather", [NoMemoryEffect]> {
 }
 
 def Array_ScatterOp : Array_Op<"scatter",
-    [RecursiveMemoryEffects, AllTypesMatch<["dest", "result"]>]> {
+    [RecursiveMemoryEffects, AttrSizedOperandSegments, AllTypesMatch<["dest", "result"]>]> {
   let summary = "combines values into a destination array at given indices";
   let description = [{
     `scatter (f, dest, src)` of seed 000, with the pairs of `src` written as
@@ -161,21 +161,31 @@ def Array_ScatterOp : Array_Op<"scatter",
     be its last use (seed 000 §2), which the fusion analysis enforces by making
     every later use of `dest` infusible. Indices out of range are undefined.
 
+    An optional `keep` array of `i1` of the same shape drops the source
+    positions whose flag is false before their index is looked at: the
+    `Nothing` target of seed 004's `permute'` (§1.1), as
+    `permute' f dest (zip (map Just/Nothing targets) values)`. A dropped
+    position's index may be anything.
+
     ```mlir
     %r = array.scatter %dest[%is], %vs : tensor<?xf32>[tensor<?xindex>], tensor<?xf32> combine {
     ^bb0(%old: f32, %new: f32):
       %s = arith.addf %old, %new : f32
       array.yield %s : f32
     }
+    %k = array.scatter %dest[%is] keep(%flags : tensor<?xi1>), %vs : tensor<?xf32>[tensor<?xindex>], tensor<?xf32> combine {
+    ^bb0(%old: f32, %new: f32):
+      array.yield %new : f32
+    }
     ```
   }];
   let arguments = (ins Array_AnyArray:$dest, Variadic<Array_IndexArray>:$indices,
-                       Array_AnyArray:$values);
+                       Optional<RankedTensorOf<[I1]>>:$keep, Array_AnyArray:$values);
   let results = (outs Array_AnyArray:$result);
   let regions = (region SizedRegion<1>:$combine);
   let assemblyFormat = [{
-    $dest `[` $indices `]` `,` $values attr-dict `:` type($dest) `[` type($indices) `]` `,`
-    type($values) `combine` $combine
+    $dest `[` $indices `]` (`keep` `(` $keep^ `:` type($keep) `)`)? `,` $values attr-dict `:`
+    type($dest) `[` type($indices) `]` `,` type($values) `combine` $combine
   }];
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

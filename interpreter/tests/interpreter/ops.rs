@@ -228,6 +228,17 @@ func.func @digits(%dest: tensor<?xi64>, %is: tensor<?xindex>, %vs: tensor<?xi64>
   return %r : tensor<?xi64>
 }
 
+func.func @digitsKept(%dest: tensor<?xi64>, %is: tensor<?xi64>, %ks: tensor<?xi1>, %vs: tensor<?xi64>) -> tensor<?xi64> {
+  %r = array.scatter %dest[%is] keep(%ks : tensor<?xi1>), %vs : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %c10 = arith.constant 10 : i64
+    %t = arith.muli %old, %c10 : i64
+    %s = arith.addi %t, %new : i64
+    array.yield %s : i64
+  }
+  return %r : tensor<?xi64>
+}
+
 func.func @scatter2d(%dest: tensor<2x2xf32>, %is: tensor<?xindex>, %js: tensor<?xindex>, %vs: tensor<?xf32>) -> tensor<2x2xf32> {
   %r = array.scatter %dest[%is, %js], %vs : tensor<2x2xf32>[tensor<?xindex>, tensor<?xindex>], tensor<?xf32> combine {
   ^bb0(%old: f32, %new: f32):
@@ -237,6 +248,24 @@ func.func @scatter2d(%dest: tensor<2x2xf32>, %is: tensor<?xindex>, %js: tensor<?
   return %r : tensor<2x2xf32>
 }
 "#;
+
+/// Keep flags (seed 004's `Nothing`): a dropped position is never combined, and its
+/// index is not looked at (here -1 and 99, out of range); the kept ones combine in
+/// source order.
+#[test]
+fn scatter_drops_positions_whose_keep_flag_is_false() {
+    let out = run_ok(
+        SCATTERS,
+        "digitsKept",
+        vec![
+            Value::vector_i64(&[0, 0, 7]),
+            Value::vector_i64(&[0, -1, 0, 99, 1, 0]),
+            Value::vector_i1(&[true, false, true, false, true, false]),
+            Value::vector_i64(&[1, 2, 3, 4, 5, 6]),
+        ],
+    );
+    assert_eq!(ints(&out[0]), vec![13, 5, 7]);
+}
 
 /// A non-commutative combine shows the sequential, source-order semantics.
 #[test]

@@ -192,8 +192,9 @@ fn operand_accesses<'c, 'a>(
         ArrayOp::Backpermute { source: s, shape, .. } => (prepend(source(*s), ordered(shape)), None),
         ArrayOp::Reverse { input } => (vec![source(*input)], None),
         ArrayOp::Replicate { input, count } => (vec![source(*input), (*count, Some(Access::InOutputOrder))], None),
-        ArrayOp::Scatter { dest, indices, values, .. } => {
+        ArrayOp::Scatter { dest, indices, keep, values, .. } => {
             let mut accesses = prepend(destination(*dest), ordered(indices));
+            accesses.extend(keep.iter().map(|k| (*k, Some(Access::InOutputOrder))));
             accesses.push((*values, Some(Access::InOutputOrder)));
             (accesses, Some(*dest))
         }

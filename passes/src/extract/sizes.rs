@@ -841,10 +841,11 @@ impl<'n, 's> Inference<'n, 's> {
                     self.unify_values(op, *input, *r, "requires its result to have the size of its input")?;
                 }
             }
-            ArrayOp::Scatter { dest, indices, values, .. } => {
+            ArrayOp::Scatter { dest, indices, keep, values, .. } => {
                 let mut rest = indices.clone();
+                rest.extend(keep);
                 rest.push(*values);
-                self.unify_all(op, &rest, "requires its index arrays and values to have the same size")?;
+                self.unify_all(op, &rest, "requires its index arrays, keep flags and values to have the same size")?;
                 if let Some(r) = results.first() {
                     self.unify_values(op, *dest, *r, "requires its result to have the size of its destination")?;
                 }

@@ -101,8 +101,9 @@ fn required_equal(b: &Builder, anchor: Op, op: Op) -> Vec<(Val, Val)> {
                 static_extents_of(b, anchor, &results, |d| dynamic_dim(b, anchor, *first, d), &mut pairs);
             }
         }
-        Some(ArrayOp::Scatter { indices, values, .. }) => {
+        Some(ArrayOp::Scatter { indices, keep, values, .. }) => {
             let mut arrays = arrays(&indices);
+            arrays.extend(keep.map(|k| k.to_raw()));
             arrays.push(values.to_raw());
             same_shapes(b, anchor, &arrays, &mut pairs);
         }

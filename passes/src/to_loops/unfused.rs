@@ -5,6 +5,7 @@ use super::builder::{Builder, array_op, element_type, inline_body, raws, reducib
 use crate::ir::{self, Op, Val};
 use array_dialect::view::{ArrayOp, ScanDirection, ScanKind};
 use melior::dialect::arith;
+use melior::ir::ValueLike;
 use mlir_sys::*;
 
 impl<'c> Builder<'c> {
@@ -161,13 +162,15 @@ impl<'c> Builder<'c> {
     /// then a sequential `scf.for` nest over the values' index space (source order, as
     /// the interpreter applies non-commutative combines): the element's destination
     /// index is loaded (`arith.index_cast` for integer indices) and, inside an `scf.if`
-    /// bounds check, the old element is combined with the value and stored. An index out
-    /// of range is skipped (the reference interpreter reports an error there).
+    /// on the keep flag (if the scatter has a `keep` array) and the bounds, the old element
+    /// is combined with the value and stored. A dropped position is never written; an
+    /// index out of range is skipped (the reference interpreter reports an error there).
     pub(super) fn lower_scatter(&self, op: Op) {
-        let operands = ir::operands(op);
-        let dest = operands[0];
-        let values = *operands.last().expect("scatter has values");
-        let indices = &operands[1..operands.len() - 1];
+        let Some(ArrayOp::Scatter { dest, indices, keep, values, .. }) = array_op(op) else {
+            unreachable!("lower_scatter is called on scatters")
+        };
+        let (dest, values, keep) = (dest.to_raw(), values.to_raw(), keep.map(|k| k.to_raw()));
+        let indices = &raws(&indices);
         let dest_type = ir::value_type(dest);
         let result_type = ir::value_type(ir::results(op)[0]);
         let dest_extents = self.extents(op, &[dest_type, result_type], dest);
@@ -179,6 +182,7 @@ impl<'c> Builder<'c> {
         self.copy(op, source, buffer);
         let value_buffer = self.to_buffer(op, values);
         let index_buffers: Vec<Val> = indices.iter().map(|i| self.to_buffer(op, *i)).collect();
+        let keep_buffer = keep.map(|k| self.to_buffer(op, k));
         let mut anchor = op;
         let mut ivs = Vec::new();
         for extent in &value_extents {
@@ -193,7 +197,9 @@ impl<'c> Builder<'c> {
                 self.index_cast(anchor, i)
             })
             .collect();
-        let body_anchor = self.guard(anchor, &at, &dest_extents, None);
+        // A dropped position (keep flag false) is never written, whatever its index.
+        let keep = keep_buffer.map(|k| self.load(anchor, k, &ivs));
+        let body_anchor = self.guard(anchor, &at, &dest_extents, keep);
         let old = self.load(body_anchor, buffer, &at);
         let new = self.load(body_anchor, value_buffer, &ivs);
         let combined = inline_body(op, 0, &[old, new], body_anchor);

@@ -215,16 +215,16 @@ impl Emitter<'_, '_> {
                 // from the loop's registers: the target, then under `scf.if` (keep flag,
                 // bounds) `dest[t] = combine(dest[t], value)` in the copy.
                 let (buffer, dest_extents) = self.written[&key_op(op)].clone();
-                let (value, target, keep) = if leaf.kind == Kind::Scatter {
-                    let value = self.element(*operands.last().expect("scatter has values"));
-                    let at: Vec<Val> = operands[1..operands.len() - 1]
+                let (value, target, keep) = if let Some(ArrayOp::Scatter { indices, keep, values, .. }) = array_op(op) {
+                    let value = self.element(values.to_raw());
+                    let at: Vec<Val> = indices
                         .iter()
                         .map(|x| {
-                            let i = self.element(*x);
+                            let i = self.element(x.to_raw());
                             self.b.index_cast(anchor, i)
                         })
                         .collect();
-                    (value, at, None)
+                    (value, at, keep.map(|k| self.element(k.to_raw())))
                 } else {
                     let value = self.element(operands[0]);
                     let mut target = inline_body(op, 0, position, anchor);

@@ -466,10 +466,10 @@ impl Planner {
                 self.scan(op, direction, kind, &raws(&inputs), &raws(&inits), env)
             }
             Some(ArrayOp::Filter { inputs, .. }) => self.filter(op, &raws(&inputs), env),
-            Some(ArrayOp::Scatter { dest, indices, values, .. }) => {
-                // The values first, then the index arrays from the last.
+            Some(ArrayOp::Scatter { dest, indices, keep, values, .. }) => {
+                // The values first, then the keep flags, then the index arrays from the last.
                 let streamed: Vec<Val> =
-                    std::iter::once(values).chain(indices.into_iter().rev()).map(|x| x.to_raw()).collect();
+                    std::iter::once(values).chain(keep).chain(indices.into_iter().rev()).map(|x| x.to_raw()).collect();
                 self.writer(op, OpKind::Scatter, dest.to_raw(), &streamed, env)
             }
             Some(ArrayOp::Permute { source, dest, .. }) => {
