@@ -94,7 +94,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         // best known answer; the status says the limit struck, with no bound.
         Err(SolveError::NoSolutionWithinLimits(_)) if start.is_some() => {
             from_warm_start = true;
-            (start.expect("checked by the guard"), Status::TimeLimit, None, None)
+            (start.clone().expect("checked by the guard"), Status::TimeLimit, None, None)
         }
         Err(e) => {
             warnings.push(format!("no clustering from the solver ({e}); the program is left unfused"));
@@ -119,7 +119,28 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
         return Err(FormulationError(format!("even the unfused clustering is invalid: {}", list.join("; "))));
     }
-    let objective = evaluate_function(graph, &clustering, &options.cost);
+    let mut objective = evaluate_function(graph, &clustering, &options.cost);
+    // An answer not proven optimal (a time limit's incumbent, or the optimum of a
+    // formulation that is only a relaxation here, such as `robinson`, which cannot fuse a
+    // gather with its source) may cost more than the warm start, a valid clustering of
+    // the same graph priced by the same evaluator: then the warm start is the best
+    // clustering known, and it is used. The status stays what the solver proved (not
+    // `optimal`), and a warning says which clustering is used.
+    let mut clustering = clustering;
+    if matches!(status, Status::TimeLimit | Status::Optimal) && !from_warm_start
+        && let Some(start) = start.filter(|s| validate(graph, s).is_ok())
+    {
+        let start_objective = evaluate_function(graph, &start, &options.cost);
+        let proven = status == Status::Optimal
+            && bound.is_some_and(|b| objective <= b + 1e-6 * objective.abs().max(1.0));
+        if !proven && start_objective < objective {
+            warnings.push(format!(
+                "the solver's clustering costs {objective}, the warm start (seed 000's greedy clustering improved by local search) {start_objective}: using the warm start"
+            ));
+            clustering = start;
+            objective = start_objective;
+        }
+    }
     // "Optimal" only when the cost of the clustering actually used, computed
     // independently of the ILP, reaches the solver's proven lower bound.
     let bound = if status == Status::Fallback { None } else { bound };
@@ -139,17 +160,17 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
             bound_words(bound)
         )),
         Status::TimeLimit => warnings.push(format!(
-            "the solver stopped at its limit ({} s); using its best clustering (cost {objective}, {}), which may not be optimal",
+            "the solver stopped at its limit ({} s); the best clustering known (cost {objective}, {}) may not be optimal",
             options.limits.time_seconds,
             bound_words(bound)
         )),
         Status::Unproven if options.limits.relative_gap > 0.0 => warnings.push(format!(
-            "the solver stopped within the requested gap ({}); its clustering costs {objective} ({}); not proven optimal",
+            "the solver stopped within the requested gap ({}); the clustering used costs {objective} ({}); not proven optimal",
             options.limits.relative_gap,
             bound_words(bound)
         )),
         Status::Unproven => warnings.push(format!(
-            "the {} formulation's optimum is a lower bound here: its clustering costs {objective} ({}); not proven optimal",
+            "the {} formulation's optimum is a lower bound here: the clustering used costs {objective} ({}); not proven optimal",
             options.formulation,
             bound_words(bound)
         )),

@@ -433,7 +433,8 @@ fn permute_with_keep_flag() {
     let source = include_str!("../programs/lowering/permute_with_keep_flag.mlir");
     // 10005, 1011469, 102, 103, 10427 folded by acc*31 + x.
     assert_same(source, "permuteKeep", Some(39_372_612_226));
-    // array-desugar keeps it (a scatter cannot drop elements); array-to-loops lowers it.
+    // array-desugar makes it a generate of the targets and flags and a scatter with keep
+    // flags; array-to-loops lowers both.
     let context = context();
     let mut module = array_dialect::source::parse_source(&context, source, "permute.mlir").expect("parses");
     run_pipeline(&context, &mut module, "builtin.module(func.func(array-desugar), array-to-loops)");
