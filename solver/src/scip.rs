@@ -294,6 +294,19 @@ fn build(
         scip =
             scip.set_int_param("branching/inference/priority", INFERENCE_BRANCHING_PRIORITY).map_err(solver_error)?;
     }
+    if let Some(path) = std::env::var_os("FUSION_SCIP_PARAMS") {
+        // `FUSION_SCIP_PARAMS=FILE` reads a SCIP settings file (`name = value` lines) over
+        // the settings above, to study the solver's parameters without a rebuild.
+        let path = path.to_string_lossy().into_owned();
+        let c_path = std::ffi::CString::new(path.clone())
+            .map_err(|_| SolveError::Solver(format!("FUSION_SCIP_PARAMS: '{path}' contains a NUL byte")))?;
+        // SAFETY: the pointer is the live SCIP instance owned by `scip`; the string lives
+        // for the call.
+        let code = unsafe { russcip::ffi::SCIPreadParams(scip.scip_ptr(), c_path.as_ptr()) };
+        if code != russcip::ffi::SCIP_Retcode_SCIP_OKAY {
+            return Err(SolveError::Solver(format!("FUSION_SCIP_PARAMS: SCIP could not read '{path}' (code {code})")));
+        }
+    }
     for (var, v) in vars.iter().zip(&model.variables) {
         if v.branch_priority != 0 {
             // SAFETY: both pointers belong to the live instance `scip`, in problem stage.
