@@ -298,6 +298,9 @@ fn build(
         // `FUSION_SCIP_PARAMS=FILE` reads a SCIP settings file (`name = value` lines) over
         // the settings above, to study the solver's parameters without a rebuild.
         let path = path.to_string_lossy().into_owned();
+        // Checked here: SCIP reports a missing file on stderr itself.
+        std::fs::File::open(&path)
+            .map_err(|e| SolveError::Solver(format!("FUSION_SCIP_PARAMS: cannot read '{path}': {e}")))?;
         let c_path = std::ffi::CString::new(path.clone())
             .map_err(|_| SolveError::Solver(format!("FUSION_SCIP_PARAMS: '{path}' contains a NUL byte")))?;
         // SAFETY: the pointer is the live SCIP instance owned by `scip`; the string lives
