@@ -46,13 +46,11 @@
 //   the target, its flag and the value 0, so the expand, both maps and the
 //   scatter read each other element by element and are one cluster, one loop
 //   nest over the expanded elements (the fusion seed 004 §4.1 builds).
-// * `Maybe DIM1` is an i64 target with an i1 flag. Accelerate applies `const`
-//   as `const new old`: multiples are overwritten by 0. The combine region
-//   here takes the signed minimum of (old, new) instead: every value written
-//   is 0 and every default `c1 + i` is at least 2, so the minimum is the
-//   overwrite's result, and unlike an overwrite it gives that result in any
-//   order, so the scatter's updates may run in parallel as atomic minima
-//   (a deviation from the listing, for that reason only).
+// * `Maybe DIM1` is an i64 target with an i1 flag. `const` as Accelerate's
+//   combination function is applied as `const new old`, so the combine region
+//   (which receives (old, new)) yields `new`: multiples are overwritten by 0.
+//   Every value written is the constant 0, so the order of the writes does not
+//   matter, and in parallel they are atomic exchanges.
 // * `m` is used by `put` but bound only in `new` in the listing; it is the
 //   same m = c2 - c1 for both and is computed once.
 // * `old ++ new` has no combinator: it is an `array.generate` of
@@ -107,8 +105,7 @@ func.func @sieveStep(%old: tensor<?xi64>, %c: tensor<i64>, %n: i64, %limit: i64)
   }
   %permuted = array.scatter %defaults[%sieves#0] keep(%sieves#1 : tensor<?xi1>), %sieves#2 : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
   ^bb0(%prev: i64, %new: i64):
-    %min = arith.minsi %prev, %new : i64
-    array.yield %min : i64
+    array.yield %new : i64
   }
   %new = array.filter %permuted : tensor<?xi64> -> tensor<?xi64> {
   ^bb0(%x: i64):

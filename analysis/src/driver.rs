@@ -127,12 +127,13 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     // clustering known, and it is used. The status stays what the solver proved (not
     // `optimal`), and a warning says which clustering is used.
     let mut clustering = clustering;
-    if matches!(status, Status::TimeLimit | Status::Optimal) && !from_warm_start
+    if matches!(status, Status::TimeLimit | Status::Optimal)
+        && !from_warm_start
         && let Some(start) = start.filter(|s| validate(graph, s).is_ok())
     {
         let start_objective = evaluate_function(graph, &start, &options.cost);
-        let proven = status == Status::Optimal
-            && bound.is_some_and(|b| objective <= b + 1e-6 * objective.abs().max(1.0));
+        let proven =
+            status == Status::Optimal && bound.is_some_and(|b| objective <= b + 1e-6 * objective.abs().max(1.0));
         if !proven && start_objective < objective {
             warnings.push(format!(
                 "the solver's clustering costs {objective}, the warm start (seed 000's greedy clustering improved by local search) {start_objective}: using the warm start"

@@ -13,7 +13,8 @@
 // CHECK:         %[[SIEVES:[0-9]+]]:3 = array.map %[[SHIFTED]] : tensor<?xi64> -> tensor<?xi64>, tensor<?xi1>, tensor<?xi64>
 // CHECK:         %[[DEFAULTS:[0-9]+]] = array.generate(%{{.+}}) : tensor<?xi64>
 // CHECK:         %[[PERMUTED:[0-9]+]] = array.scatter %[[DEFAULTS]][%[[SIEVES]]#0] keep(%[[SIEVES]]#1 : tensor<?xi1>), %[[SIEVES]]#2 : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
-// CHECK:           arith.minsi
+// CHECK-NEXT:      ^bb0(%{{.*}}: i64, %[[NEWV:arg[0-9]+]]: i64):
+// CHECK-NEXT:        array.yield %[[NEWV]] : i64
 // CHECK:         %[[NEW:[0-9]+]] = array.filter %[[PERMUTED]] : tensor<?xi64> -> tensor<?xi64>
 // CHECK:         %[[LENOLD:[0-9]+]] = array.dim %[[OLD]], 0
 // CHECK:         %[[LENNEW:[0-9]+]] = array.dim %[[NEW]], 0

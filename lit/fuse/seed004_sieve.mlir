@@ -47,8 +47,8 @@
 // CHECK-NEXT:        } consumer {
 // CHECK-NEXT:        ^bb0(%[[T:arg[0-9]+]]: tensor<?xi64>, %[[K:arg[0-9]+]]: tensor<?xi1>, %[[V:arg[0-9]+]]: tensor<?xi64>):
 // CHECK-NEXT:          %[[PERMUTED:[0-9]+]] = array.scatter %[[DEFAULTS]][%[[T]]] keep(%[[K]] : tensor<?xi1>), %[[V]] {array.cluster = 2 : i64, array.order = 0 : i64} : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
-// CHECK:                 arith.minsi
-// CHECK-NEXT:            array.yield {{.*}} : i64
+// CHECK-NEXT:          ^bb0(%{{.*}}: i64, %[[NEWV:arg[0-9]+]]: i64):
+// CHECK-NEXT:            array.yield %[[NEWV]] : i64
 // CHECK-NEXT:          }
 // CHECK-NEXT:          array.yield %[[PERMUTED]] : tensor<?xi64>
 // CHECK-NEXT:        }

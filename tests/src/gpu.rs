@@ -556,8 +556,9 @@ fn bfs_distance_relaxation_gives_the_interpreters_results_under_every_strategy()
 #[test]
 fn the_sieve_is_one_divided_nest_with_the_interpreters_results_under_every_strategy() {
     // seed 004 §5's Sieve of Eratosthenes: the expand of the multiples, two maps and the
-    // `permute'` (a scatter whose keep flags drop the Nothing targets) are one cluster,
-    // divided among threads by every strategy; @primes runs the whole sieve (n = 30, the
+    // `permute'` (a scatter whose keep flags drop the Nothing targets, overwriting with
+    // the constant 0: atomic exchanges) are one cluster, divided among threads by every
+    // strategy; @primes runs the whole sieve (n = 30, the
     // shipped input, and n = 2000: segments from 1 to about 1000 multiples), @sieveStep
     // one step on the shipped state.
     use fusion_codegen::check::check_file_with_threads;
@@ -601,7 +602,7 @@ fn the_sieve_is_one_divided_nest_with_the_interpreters_results_under_every_strat
                 assemble_ptx(&kernel.assembly, chip)
                     .unwrap_or_else(|e| panic!("{} {chip} kernel {}: {e}", strategy.name(), kernel.module));
             }
-            assert!(program.kernels.iter().any(|k| k.assembly.contains("atom.global.min.s64")), "{}", strategy.name());
+            assert!(program.kernels.iter().any(|k| k.assembly.contains("atom.global.exch.b64")), "{}", strategy.name());
         }
     }
 }

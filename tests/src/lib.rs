@@ -101,8 +101,11 @@ pub fn random_program(seed: u64, ops: usize) -> String {
                 } else {
                     ("", "%r : i64", "tensor<?xi64>", String::new())
                 };
-                let (ix, ix_results) =
-                    if keep.is_empty() { (format!("%ix{i}"), format!("%ix{i}")) } else { (format!("%ix{i}#0"), format!("%ix{i}:2")) };
+                let (ix, ix_results) = if keep.is_empty() {
+                    (format!("%ix{i}"), format!("%ix{i}"))
+                } else {
+                    (format!("%ix{i}#0"), format!("%ix{i}:2"))
+                };
                 body += &format!(
                     "  %d{i} = array.dim %a0, 0 : tensor<?xi64>\n  %z{i} = array.generate (%d{i}) : tensor<?xi64> {{\n  ^bb0(%j: index):\n    array.yield %c0 : i64\n  }}\n  %w{i} = arith.index_cast %d{i} : index to i64\n  {ix_results} = array.map {name} : tensor<?xi64> -> {types} {{\n  ^bb0(%x: i64):\n    %r = arith.remui %x, %w{i} : i64\n{flag}    array.yield {yielded}\n  }}\n  {v} = array.scatter %z{i}[{ix}]{keep}, {name} : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {{\n  ^bb0(%old: i64, %new: i64):\n    %ten = arith.constant 10 : i64\n    %o = arith.muli %old, %ten : i64\n    %s = arith.addi %o, %new : i64\n    array.yield %s : i64\n  }}\n"
                 );

@@ -9,7 +9,9 @@
 //! order), so the nest may run in parallel as long as each read-modify-write is atomic:
 //! `memref.atomic_rmw`, which the NVVM and ROCDL lowerings make hardware atomics (or a
 //! compare-and-swap loop where the hardware has none). Integers give the same result
-//! exactly; a float sum is reassociated, as a parallel reduction's is.
+//! exactly; a float sum is reassociated, as a parallel reduction's is. A combine that
+//! keeps the new value is order-independent too when every value sent is one constant
+//! (a scatter of flags, seed 004's sieve): an atomic exchange (`assign`).
 //!
 //! [`parallel_updates`] makes that rewrite for a nest whose iterations provably interact
 //! only through such updates ([`Nest::independent`] states the conditions and why each
@@ -32,13 +34,17 @@ struct Nest {
     step: Vec<Val>,
 }
 
-/// A read-modify-write of one element that becomes one `memref.atomic_rmw`.
+/// A read-modify-write of one element that becomes one `memref.atomic_rmw`: a combine
+/// of the old element with a value, or an overwrite with a constant (`assign`).
 pub(crate) struct Update {
-    load: Op,
-    combine: Op,
+    /// The load of the old element (`None`: an overwrite whose load is gone).
+    load: Option<Op>,
+    /// The combine (`None`: an overwrite).
+    combine: Option<Op>,
     store: Op,
     kind: AtomicKind,
-    /// The value combined in (the combine's operand that is not the old element).
+    /// The value combined in (the combine's operand that is not the old element), or
+    /// the constant an overwrite stores.
     value: Val,
 }
 
@@ -113,11 +119,66 @@ pub(crate) fn make_atomic(b: &Builder, update: Update) {
             .expect("valid memref.atomic_rmw"),
     );
     // SAFETY: the store has no results; the combine's only use was the store, the
-    // load's only use the combine.
+    // load's only use the combine (an overwrite's load has no use).
     unsafe {
         ir::erase(update.store);
-        ir::erase(update.combine);
-        ir::erase(update.load);
+        if let Some(combine) = update.combine {
+            ir::erase(combine);
+        }
+        if let Some(load) = update.load {
+            ir::erase(load);
+        }
+    }
+}
+
+/// `memref.atomic_rmw assign`: the `arith::AtomicRMWKind` enumerator of an exchange.
+const ASSIGN: AtomicKind = AtomicKind(3);
+
+/// A store of a constant to a buffer it is the only store to, the buffer's only load (if
+/// any) unused, as an [`Update`] that exchanges the element for the constant.
+///
+/// **Why any order gives the sequential result.** The sequential nest leaves every
+/// element it stores to holding the value of the last store, and every store writes the
+/// same constant; elements no iteration stores to keep their value in both. A scatter
+/// whose combine keeps the new value (`permute const`, seed 004's sieve) of a constant
+/// lowers to this. The exchange (rather than a plain store) keeps concurrent writes of
+/// one element from being a data race.
+fn constant_overwrite(loads: &[Op], store: Op) -> Option<Update> {
+    let load = match loads {
+        [] => None,
+        [load] if ir::uses(ir::results(*load)[0]).is_empty() => Some(*load),
+        _ => return None,
+    };
+    let value = ir::operands(store)[0];
+    let constant = ir::defining_op(value).is_some_and(|op| ir::op_name(op) == "arith.constant");
+    (constant && atomic_type(ir::value_type(value))).then_some(Update {
+        load,
+        combine: None,
+        store,
+        kind: ASSIGN,
+        value,
+    })
+}
+
+/// The updates of `buffer`, whose accesses in the nest are `loads` and `stores`, as one
+/// [`Update`] if they are a read-modify-write with an atomic combine or a constant
+/// overwrite.
+fn update_of(loads: &[Op], stores: &[Op]) -> Option<Update> {
+    match (loads, stores) {
+        ([load], [store]) => read_modify_write(*load, *store).or_else(|| constant_overwrite(loads, *store)),
+        ([], [store]) => constant_overwrite(loads, *store),
+        _ => None,
+    }
+}
+
+/// Whether LLVM's `atomicrmw` takes elements of type `element`: integers of 8 to 64 bits
+/// (a power of two; not i1) and floats; f32 and f64 are the ones every GPU target handles.
+fn atomic_type(element: MlirType) -> bool {
+    // SAFETY: live type.
+    unsafe {
+        (mlirTypeIsAInteger(element) && [8, 16, 32, 64].contains(&mlirIntegerTypeGetWidth(element)))
+            || mlirTypeIsAF32(element)
+            || mlirTypeIsAF64(element)
     }
 }
 
@@ -135,8 +196,8 @@ pub(crate) fn updates_of(body: MlirBlock) -> Result<(Vec<Update>, Vec<Val>), Str
             return Err("it writes a buffer that is not a fresh allocation accessed directly".into());
         }
         match (&accesses.loads_of(*buffer)[..], &accesses.stores_of(*buffer)[..]) {
-            ([load], [store]) => updates.push(read_modify_write(*load, *store).ok_or(
-                "its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits)",
+            (loads @ ([] | [_]), [store]) => updates.push(update_of(loads, &[*store]).ok_or(
+                "its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits, or an overwrite with a constant)",
             )?),
             _ => return Err("it writes a buffer other than by one read-modify-write".into()),
         }
@@ -204,7 +265,10 @@ impl Nest {
     ///      (same index values, one block, the load and the combine used once, no other
     ///      access to B), whose combine is commutative and associative with an atomic form
     ///      ([`atomic_kind`]): any order of the updates of an element gives its sequential
-    ///      value, and an atomic update cannot lose another.
+    ///      value, and an atomic update cannot lose another; or
+    ///    * stored to by exactly one store of a constant, its only load (if any) unused
+    ///      (`constant_overwrite`): every order leaves the constant in every element
+    ///      stored to.
     fn independent(&self) -> Result<Vec<Update>, String> {
         let innermost = *self.loops.last().expect("a nest has a loop");
         let accesses = Accesses::of(ir::first_block(ir::region(innermost, 0)))?;
@@ -224,8 +288,8 @@ impl Nest {
                 continue;
             }
             match (&its_loads[..], &its_stores[..]) {
-                ([load], [store]) => updates.push(read_modify_write(*load, *store).ok_or(
-                    "its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits)",
+                (loads @ ([] | [_]), [store]) => updates.push(update_of(loads, &[*store]).ok_or(
+                    "its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits, or an overwrite with a constant)",
                 )?),
                 _ => return Err("it writes a buffer at positions shared by iterations, not as one read-modify-write".into()),
             }
@@ -252,20 +316,11 @@ fn read_modify_write(load: Op, store: Op) -> Option<Update> {
         _ => return None,
     };
     let one_block = |a: Op, b: Op| unsafe { mlirOperationGetBlock(a).ptr == mlirOperationGetBlock(b).ptr };
-    let element = ir::value_type(old);
-    // LLVM's `atomicrmw` takes integers of 8 to 64 bits (a power of two; not i1) and
-    // floats; f32 and f64 are the ones every GPU target handles.
-    // SAFETY: live type.
-    let atomic_type = unsafe {
-        (mlirTypeIsAInteger(element) && [8, 16, 32, 64].contains(&mlirIntegerTypeGetWidth(element)))
-            || mlirTypeIsAF32(element)
-            || mlirTypeIsAF64(element)
-    };
     (same_indices
-        && atomic_type
+        && atomic_type(ir::value_type(old))
         && ir::uses(old).len() == 1
         && ir::uses(stored).len() == 1
         && one_block(load, combine)
         && one_block(combine, store))
-    .then_some(Update { load, combine, store, kind, value })
+    .then_some(Update { load: Some(load), combine: Some(combine), store, kind, value })
 }
