@@ -124,9 +124,12 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     // formulation that is only a relaxation here, such as `robinson`, which cannot fuse a
     // gather with its source) may cost more than the warm start, a valid clustering of
     // the same graph priced by the same evaluator: then the warm start is the best
-    // clustering known, and it is used. The status stays what the solver proved (not
-    // `optimal`), and a warning says which clustering is used.
+    // clustering known, and it is used, with a warning. It proves nothing: the status
+    // becomes `unproven` where the solver had proved its model's optimum (the warm start
+    // may lie outside `robinson`'s space, which the bound covers), and a bound above the
+    // warm start's cost (a bound of that smaller space only) is dropped.
     let mut clustering = clustering;
+    let (mut status, mut bound) = (status, bound);
     if matches!(status, Status::TimeLimit | Status::Optimal)
         && !from_warm_start
         && let Some(start) = start.filter(|s| validate(graph, s).is_ok())
@@ -140,6 +143,10 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
             ));
             clustering = start;
             objective = start_objective;
+            if status == Status::Optimal {
+                status = Status::Unproven;
+            }
+            bound = bound.filter(|b| *b <= objective);
         }
     }
     // "Optimal" only when the cost of the clustering actually used, computed

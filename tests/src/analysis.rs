@@ -495,8 +495,8 @@ fn baselines_are_valid_and_never_beat_the_optimum() {
 /// is cheaper: under seed 001's `robinson` cost, whose formulation cannot fuse a gather
 /// with its source, the attention and multigrid programs' ILP clusterings cost more than
 /// greedy bottom-up's (issue 12: 9851 against 3672, 43843 against 42779). The clustering
-/// used is never costlier than either greedy baseline, is valid, is not called optimal
-/// unless it reaches the proven bound, and a warning says the warm start is used.
+/// used is never costlier than either greedy baseline, is valid, is not called optimal,
+/// and a warning says the warm start is used.
 #[test]
 fn an_unproven_answer_is_never_costlier_than_the_warm_start() {
     for (file, function) in [("seed000_attention.mlir", "attention"), ("seed000_multigrid.mlir", "vcycle")] {
@@ -508,8 +508,8 @@ fn an_unproven_answer_is_never_costlier_than_the_warm_start() {
             assert!(o.objective <= greedy + 1e-9, "{function}: {} above {strategy}'s {greedy}", o.objective);
         }
         assert!(o.warnings.iter().any(|w| w.contains("using the warm start")), "{function}: {:?}", o.warnings);
-        let bound = o.bound.expect("a proven bound");
-        assert!(bound <= o.objective + 1e-9);
-        assert_eq!(o.status == Status::Optimal, o.objective <= bound + 1e-9, "{function}: {:?}", o.status);
+        // The warm start proves nothing: never `optimal`, and no bound above its cost.
+        assert_eq!(o.status, Status::Unproven, "{function}");
+        assert!(o.bound.is_none_or(|b| b <= o.objective + 1e-9), "{function}: {:?}", o.bound);
     }
 }
