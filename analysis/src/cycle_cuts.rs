@@ -41,19 +41,8 @@ pub struct Link {
     pub u: usize,
     pub v: usize,
     pub var: VarId,
-    /// Active when `var` is 0 (an x: fused), else when it is 1 (a z: shared read, an m:
-    /// an output fused away).
+    /// Active when `var` is 0 (an x: fused), else when it is 1 (a z: shared read).
     pub active_at_zero: bool,
-    /// The link weighs `scale · x` (or `scale · (1 − z)`): 1, or ½ for the spokes of a
-    /// hub (see [`CycleCuts::new`]).
-    pub scale: f64,
-}
-
-impl Link {
-    /// A link of weight x (`active_at_zero`) or 1 − z.
-    pub fn new(u: usize, v: usize, var: VarId, active_at_zero: bool) -> Self {
-        Link { u, v, var, active_at_zero, scale: 1.0 }
-    }
 }
 
 /// How strict an arc is: always, or when its pair is not fused (x = 1).
@@ -85,33 +74,14 @@ pub struct CycleCuts {
 const EPSILON: f64 = 1e-6;
 
 impl CycleCuts {
-    /// The separator over `nodes` nodes with `links` and `arcs`, plus one *hub* per entry
-    /// of `hubs`: a variable `m` and a set of nodes that `m = 1` puts at one π (an output
-    /// fused away, with its producer and every consumer). The hub is an extra node joined
-    /// to each member by a spoke of weight `(1 − m)/2`, so a walk from one member to
-    /// another through the hub weighs `1 − m`.
-    ///
-    /// **Why the cycle rows stay valid with hubs.** Read a walk through a hub as a link
-    /// between the member it enters from and the member it leaves to, of weight at least
-    /// `1 − m` (the two spokes; more if it passes the hub again). Such a link is active
-    /// when m = 1, and then puts its two ends at one π; when m = 0 it weighs at least 1.
-    /// That is all the proof of the cycle inequality asks of a link.
-    pub fn new(nodes: usize, mut links: Vec<Link>, arcs: Vec<Arc>, hubs: Vec<(VarId, Vec<usize>)>) -> Self {
-        let mut all_nodes = nodes;
-        for (m, members) in hubs {
-            let hub = all_nodes;
-            all_nodes += 1;
-            for member in members {
-                links.push(Link { u: member, v: hub, var: m, active_at_zero: false, scale: 0.5 });
-            }
-        }
-        CycleCuts { nodes: all_nodes, links, arcs, max_rows: 100 + 2 * nodes }
+    pub fn new(nodes: usize, links: Vec<Link>, arcs: Vec<Arc>) -> Self {
+        CycleCuts { nodes, links, arcs, max_rows: 100 + 2 * nodes }
     }
 
     fn weight(&self, link: &Link, values: &[f64]) -> f64 {
         let value = values[link.var.0];
         let w = if link.active_at_zero { value } else { 1.0 - value };
-        link.scale * w.clamp(0.0, 1.0)
+        w.clamp(0.0, 1.0)
     }
 
     fn strictness(&self, arc: &Arc, values: &[f64]) -> f64 {
@@ -180,15 +150,10 @@ impl CycleCuts {
         found
     }
 
-    /// `s(arc) ≤ Σ c·x_l + Σ c·(1 − z_l)` (c the link's scale), written
-    /// `s − Σ c·x_l + Σ c·z_l ≤ Σ c over z links`, one term per variable; `None` when the
-    /// arc's own x is one of the links (the row is then trivial).
+    /// `s(arc) ≤ Σ x_l + Σ (1 − z_l)`, written `s − Σ x_l + Σ z_l ≤ |z links|`; `None`
+    /// when the arc's own x is one of the links (the row is then trivial).
     fn row(&self, arc: &Arc, walk_links: &[usize]) -> Option<Row> {
-        let mut terms: Vec<(VarId, f64)> = Vec::new();
-        let mut add = |var: VarId, coefficient: f64| match terms.iter_mut().find(|(v, _)| *v == var) {
-            Some(term) => term.1 += coefficient,
-            None => terms.push((var, coefficient)),
-        };
+        let mut terms = Vec::new();
         let mut upper = 0.0;
         for &l in walk_links {
             let link = self.links[l];
@@ -198,15 +163,15 @@ impl CycleCuts {
                 return None;
             }
             if link.active_at_zero {
-                add(link.var, -link.scale);
+                terms.push((link.var, -1.0));
             } else {
-                add(link.var, link.scale);
-                upper += link.scale;
+                terms.push((link.var, 1.0));
+                upper += 1.0;
             }
         }
         match arc.strictness {
             Strictness::Always => upper -= 1.0,
-            Strictness::WhenUnfused(x) => add(x, 1.0),
+            Strictness::WhenUnfused(x) => terms.push((x, 1.0)),
         }
         Some(Row {
             name: format!("cycle_{}_{}_{}", arc.from, arc.to, walk_links.len()),
@@ -287,14 +252,13 @@ mod tests {
         let cuts = CycleCuts::new(
             3,
             vec![
-                Link::new(0, 1, x0, true),
-                Link::new(0, 2, z1, false),
+                Link { u: 0, v: 1, var: x0, active_at_zero: true },
+                Link { u: 0, v: 2, var: z1, active_at_zero: false },
             ],
             vec![
                 Arc { from: 0, to: 1, strictness: Strictness::WhenUnfused(x0) },
                 Arc { from: 1, to: 2, strictness: Strictness::Always },
             ],
-            vec![],
         );
         // x0 = 0.2, z1 = 0.9. Arc 1 → 2 (strict) and the walk 2 — 0 → 1 weighs 0.1:
         // 1 ≤ 1 − z1, written z1 ≤ 0. Arc 0 → 1 (strictness x0) and the walk
@@ -317,38 +281,6 @@ mod tests {
         assert!(!cuts.violated(&[0.0, 1.0]).is_empty());
     }
 
-    /// A hub: output of node 0 read by nodes 1 and 2 (x1, x2; m = 1 fuses it away, which
-    /// needs x1 = x2 = 0), and a strict arc 1 → 3 with 3 → 2 after it. Fusing the output
-    /// away would put 1 and 2 at one π across the strict arc, so m = 0. At the LP point
-    /// m = 0.6, x1 = x2 = 0.4 (every `x ≤ 1 − m` holds) the walk back 3 → 2 — hub — 1
-    /// weighs 1 − m = 0.4, lighter than the one through node 0 (x1 + x2 = 0.8): the row
-    /// is `m ≤ 0`, with m's two halves merged into one term.
-    #[test]
-    fn a_hub_joins_the_consumers_of_an_output_fused_away() {
-        let (x1, x2, m) = (VarId(0), VarId(1), VarId(2));
-        let cuts = CycleCuts::new(
-            4,
-            vec![Link::new(0, 1, x1, true), Link::new(0, 2, x2, true)],
-            vec![
-                Arc { from: 0, to: 1, strictness: Strictness::WhenUnfused(x1) },
-                Arc { from: 0, to: 2, strictness: Strictness::WhenUnfused(x2) },
-                Arc { from: 1, to: 3, strictness: Strictness::Always },
-                Arc { from: 3, to: 2, strictness: Strictness::Always },
-            ],
-            vec![(m, vec![0, 1, 2])],
-        );
-        let found = cuts.violated(&[0.4, 0.4, 0.6]);
-        let (violation, row) = &found[0];
-        assert!((violation - 0.6).abs() < 1e-9, "{found:?}");
-        assert_eq!((row.terms.clone(), row.upper), (vec![(m, 1.0)], 0.0));
-        // The model's integer points are not cut off: 2 runs after 1 and 3, so x2 = 1, and
-        // x1 is free; m = 0.
-        for x1 in [0.0, 1.0] {
-            assert!(cuts.violated(&[x1, 1.0, 0.0]).is_empty(), "cuts off x1={x1} x2=1 m=0");
-        }
-        assert!(!cuts.violated(&[0.0, 0.0, 1.0]).is_empty());
-    }
-
     /// An arc whose strictness is its own x: s = x_ac against a walk back.
     #[test]
     fn uses_the_strictness_of_an_unfused_pair() {
@@ -357,9 +289,8 @@ mod tests {
         // the pair a → c cannot be unfused: x_ac ≤ 1 − z.
         let cuts = CycleCuts::new(
             2,
-            vec![Link::new(0, 1, z, false)],
+            vec![Link { u: 0, v: 1, var: z, active_at_zero: false }],
             vec![Arc { from: 0, to: 1, strictness: Strictness::WhenUnfused(x_ac) }],
-            vec![],
         );
         let found = cuts.violated(&[0.8, 0.7]);
         assert_eq!(found.len(), 1);

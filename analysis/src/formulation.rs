@@ -1089,32 +1089,20 @@ fn add_linear_objective(
         }
     }
     add_path_cuts(b, shared_readers.as_deref().unwrap_or(&[]));
-    let cycle_cuts = (!exact).then(|| cycle_separator(b, shared_readers.as_deref().unwrap_or(&[]), manifest));
+    let cycle_cuts = (!exact).then(|| cycle_separator(b, shared_readers.as_deref().unwrap_or(&[])));
     Ok((offset, cycle_cuts))
 }
 
 /// The links and arcs of the model for the cycle inequalities of [`CycleCuts`]
-/// (`cycle_cuts.rs` has the proof): every link of [`cluster_links`], every precedence
-/// arc, strict always or exactly when its pair's x is 1 (seed 000 (5): `π_c − π_a ≥ x`,
-/// and `strictly_after` rows for the rest), and a hub per output that may be fused away
-/// and has two consumers or more.
-///
-/// **Why an output's hub is sound.** Its members are the producer and every consumer of
-/// the output; m = 1 (fused away, seed 000 (6)) forces x = 0 on every consumer's edge
-/// (`contract` rows), so all members share the producer's π, which is what
-/// [`CycleCuts::new`] asks of a hub. The hub lets a cycle pass from one consumer to
-/// another at the price 1 − m instead of x₁ + x₂: the LP can no longer fuse an output
-/// away while its consumers sit on both sides of a strict arc, each half-fused.
-fn cycle_separator(
-    b: &Builder,
-    readers: &[ArrayReaders],
-    manifest: &[(NodeId, usize, Option<VarId>)],
-) -> CycleCuts {
+/// (`cycle_cuts.rs` has the proof): every link of [`cluster_links`], and every
+/// precedence arc, strict always or exactly when its pair's x is 1 (seed 000 (5):
+/// `π_c − π_a ≥ x`, and `strictly_after` rows for the rest).
+fn cycle_separator(b: &Builder, readers: &[ArrayReaders]) -> CycleCuts {
     let graph = b.graph;
     let free_x = |a: NodeId, c: NodeId| b.free_x(a, c);
     let links = cluster_links(b, readers)
         .into_iter()
-        .map(|(u, v, var, active_at_zero)| cycle_cuts::Link::new(u.0, v.0, var, active_at_zero))
+        .map(|(u, v, var, active_at_zero)| cycle_cuts::Link { u: u.0, v: v.0, var, active_at_zero })
         .collect();
     let arcs = precedence_arcs(graph, |a, c| free_x(a, c).is_some())
         .into_iter()
@@ -1127,20 +1115,7 @@ fn cycle_separator(
             },
         })
         .collect();
-    let mut hubs = Vec::new();
-    for &(node, output, m) in manifest {
-        let Some(m) = m.filter(|m| b.model.variables[m.0].upper > 0.5) else { continue };
-        let mut members = vec![node.0];
-        for (_, e) in graph.out_edges(node).filter(|(_, e)| e.output == output) {
-            if !members.contains(&e.to.0) {
-                members.push(e.to.0);
-            }
-        }
-        if members.len() > 2 {
-            hubs.push((m, members));
-        }
-    }
-    CycleCuts::new(graph.nodes.len(), links, arcs, hubs)
+    CycleCuts::new(graph.nodes.len(), links, arcs)
 }
 
 /// The links that put two nodes in one cluster of the read-back: a fusible pair with
