@@ -8,7 +8,7 @@
 //! over the segment that runs the `get` region and the scatter's read-modify-write. When
 //! the expanded arrays are not stored (fused away), the running offset the outer loop
 //! carries is dead, and the nest is seed 004 §4.1's pseudo-code: a nested loop whose
-//! inner trip count differs per element. [`segment_nest`] recognises it; every strategy
+//! inner trip count differs per element. `segment_nest` recognises it; every strategy
 //! below runs the same (source, position) pairs, each exactly once, with the scatter's
 //! updates made atomic (`memref.atomic_rmw`, as `parallel_forms::atomics` argues: the
 //! combine is commutative and associative, so any order gives the sequential result).
