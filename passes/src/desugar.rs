@@ -109,7 +109,7 @@ fn desugar<'c>(context: &'c Context, op: OperationRef<'c, '_>) {
         ArrayOp::Concat { lhs, rhs } => Some(sugar.concat(lhs, rhs)),
         ArrayOp::Backpermute { source, shape, index_map } => Some(sugar.backpermute(source, &shape, index_map)),
         ArrayOp::Replicate { input, count } => sugar.replicate(input, count),
-        ArrayOp::Permute { source, dest, index_map, combine } => sugar.permute(source, dest, index_map, combine),
+        ArrayOp::Permute { source, dest, index_map, combine } => Some(sugar.permute(source, dest, index_map, combine)),
         _ => None,
     };
     if let Some(new) = replacement {
@@ -360,7 +360,7 @@ impl<'c, 'a> Sugar<'c, 'a> {
         dest: Value<'c, 'a>,
         index_map: RegionRef<'c, '_>,
         combine: RegionRef<'c, '_>,
-    ) -> Option<Value<'c, 'a>> {
+    ) -> Value<'c, 'a> {
         let location = self.location;
         let dest_rank = shape_of(dest.r#type()).len();
         // The index region yields one index per destination dimension, then (seed 004's
@@ -388,7 +388,7 @@ impl<'c, 'a> Sugar<'c, 'a> {
             .add_regions([take_region(combine)])
             .build()
             .expect("a scatter of a permute's operands is valid");
-        Some(self.insert(scatter).result(0).unwrap().into())
+        self.insert(scatter).result(0).unwrap().into()
     }
 }
 

@@ -160,14 +160,13 @@ fn constant_overwrite(loads: &[Op], store: Op) -> Option<Update> {
     })
 }
 
-/// The updates of `buffer`, whose accesses in the nest are `loads` and `stores`, as one
-/// [`Update`] if they are a read-modify-write with an atomic combine or a constant
+/// The update of a buffer whose accesses in the nest are `loads` (none or one) and the
+/// one `store`, if they are a read-modify-write with an atomic combine or a constant
 /// overwrite.
-fn update_of(loads: &[Op], stores: &[Op]) -> Option<Update> {
-    match (loads, stores) {
-        ([load], [store]) => read_modify_write(*load, *store).or_else(|| constant_overwrite(loads, *store)),
-        ([], [store]) => constant_overwrite(loads, *store),
-        _ => None,
+fn update_of(loads: &[Op], store: Op) -> Option<Update> {
+    match loads {
+        [load] => read_modify_write(*load, store).or_else(|| constant_overwrite(loads, store)),
+        _ => constant_overwrite(loads, store),
     }
 }
 
@@ -196,7 +195,7 @@ pub(crate) fn updates_of(body: MlirBlock) -> Result<(Vec<Update>, Vec<Val>), Str
             return Err("it writes a buffer that is not a fresh allocation accessed directly".into());
         }
         match (&accesses.loads_of(*buffer)[..], &accesses.stores_of(*buffer)[..]) {
-            (loads @ ([] | [_]), [store]) => updates.push(update_of(loads, &[*store]).ok_or(
+            (loads @ ([] | [_]), [store]) => updates.push(update_of(loads, *store).ok_or(
                 "its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits, or an overwrite with a constant)",
             )?),
             _ => return Err("it writes a buffer other than by one read-modify-write".into()),
@@ -288,7 +287,7 @@ impl Nest {
                 continue;
             }
             match (&its_loads[..], &its_stores[..]) {
-                (loads @ ([] | [_]), [store]) => updates.push(update_of(loads, &[*store]).ok_or(
+                (loads @ ([] | [_]), [store]) => updates.push(update_of(loads, *store).ok_or(
                     "its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits, or an overwrite with a constant)",
                 )?),
                 _ => return Err("it writes a buffer at positions shared by iterations, not as one read-modify-write".into()),
