@@ -30,7 +30,8 @@
 //! the real problem.
 //!
 //! Seed 003's (Bohrium's) greedy and linear partition algorithms are in
-//! [`crate::bohrium`], selected here as `bohrium-greedy` and `bohrium-linear`.
+//! [`crate::bohrium`], selected here as `bohrium-greedy` and `bohrium-linear`; its exact
+//! branch and bound is in [`crate::branch_and_bound`], selected as `bohrium-optimal`.
 
 use super::clustering::Clustering;
 use super::graph::{Access, EdgeId, Graph, ORDER_FORWARD, Order};
@@ -60,10 +61,14 @@ pub enum Strategy {
     /// Seed 003's linear merge (Bohrium, §V-E): program order, one current cluster
     /// ([`crate::bohrium::linear`]).
     BohriumLinear,
+    /// Seed 003's exact partition algorithm (Bohrium, §V-D, Fig. 11): branch and bound
+    /// over every legal clustering ([`crate::branch_and_bound`]); proven optimal when it
+    /// finishes within the time limit, like the ILP.
+    BohriumOptimal,
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 8] = [
+    pub const ALL: [Strategy; 9] = [
         Strategy::Ilp,
         Strategy::Unfused,
         Strategy::GreedyTopDown,
@@ -72,6 +77,7 @@ impl Strategy {
         Strategy::Megiddo,
         Strategy::BohriumGreedy,
         Strategy::BohriumLinear,
+        Strategy::BohriumOptimal,
     ];
 
     pub fn name(self) -> &'static str {
@@ -84,6 +90,7 @@ impl Strategy {
             Strategy::Megiddo => "megiddo",
             Strategy::BohriumGreedy => "bohrium-greedy",
             Strategy::BohriumLinear => "bohrium-linear",
+            Strategy::BohriumOptimal => "bohrium-optimal",
         }
     }
 }

@@ -30,9 +30,9 @@
 //! Inputs stay alone (they are no loops), and so do barriers (the validator never lets
 //! them share a cluster).
 //!
-//! Seed 003's exact branch and bound is not offered on these graphs: the ILP is this
-//! project's exact answer under the same cost functions (`wsp::optimal` is the paper's
-//! algorithm on its own model).
+//! Seed 003's exact branch and bound is [`crate::branch_and_bound`] (`bohrium-optimal`),
+//! a second exact method beside the ILP; `wsp::optimal` is the paper's algorithm on its
+//! own model.
 //!
 //! Seed 003's cost models and their counterparts among this project's (`cost.rs`), which
 //! price a clustering of our graphs; `wsp.rs` has all four on seed 003's own model:

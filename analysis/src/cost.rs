@@ -373,29 +373,192 @@ fn preventing_paths(graph: &Graph) -> Vec<Vec<bool>> {
 /// normalize2 gives 51 for seed 001's clustering and 102 for stream fusion's (§1.5.1).
 pub fn robinson(graph: &Graph, clustering: &Clustering) -> f64 {
     let cl = assignment(graph, clustering);
-    let v: Vec<NodeId> = graph.node_ids().filter(|n| graph.node(*n).kind != NodeKind::Input).collect();
-    let big_n = v.len() as f64;
-    let prevent = preventing_paths(graph);
-    let joined =
-        |i: NodeId, j: NodeId| graph.edges.iter().any(|e| (e.from == i && e.to == j) || (e.from == j && e.to == i));
-    let share_input = |i: NodeId, j: NodeId| {
-        graph.in_edges(i).any(|(_, a)| graph.in_edges(j).any(|(_, b)| a.from == b.from && a.output == b.output))
-    };
+    let terms = RobinsonTerms::new(graph);
     let mut total = 0.0;
-    for (k, &i) in v.iter().enumerate() {
-        for &j in &v[k + 1..] {
-            if prevent[i.0][j.0] || prevent[j.0][i.0] || cl[i.0] == cl[j.0] {
-                continue;
-            }
-            total += if joined(i, j) || share_input(i, j) { big_n * big_n } else { 1.0 };
+    for &(i, j, w) in &terms.pairs {
+        if cl[i.0] != cl[j.0] {
+            total += w;
         }
     }
-    for &i in &v {
-        if produces_array(graph, i) && graph.out_edges(i).any(|(_, e)| cl[e.to.0] != cl[i.0]) {
-            total += big_n;
+    for &i in &terms.arrays {
+        if graph.out_edges(i).any(|(_, e)| cl[e.to.0] != cl[i.0]) {
+            total += terms.big_n;
         }
     }
     total
+}
+
+/// The clustering-independent part of [`robinson`]: the pairs with an x_ij and their
+/// weights W_ij, the nodes with a c_i, and N.
+struct RobinsonTerms {
+    pairs: Vec<(NodeId, NodeId, f64)>,
+    arrays: Vec<NodeId>,
+    big_n: f64,
+}
+
+impl RobinsonTerms {
+    fn new(graph: &Graph) -> Self {
+        let v: Vec<NodeId> = graph.node_ids().filter(|n| graph.node(*n).kind != NodeKind::Input).collect();
+        let big_n = v.len() as f64;
+        let prevent = preventing_paths(graph);
+        let joined =
+            |i: NodeId, j: NodeId| graph.edges.iter().any(|e| (e.from == i && e.to == j) || (e.from == j && e.to == i));
+        let share_input = |i: NodeId, j: NodeId| {
+            graph.in_edges(i).any(|(_, a)| graph.in_edges(j).any(|(_, b)| a.from == b.from && a.output == b.output))
+        };
+        let mut pairs = Vec::new();
+        for (k, &i) in v.iter().enumerate() {
+            for &j in &v[k + 1..] {
+                if !(prevent[i.0][j.0] || prevent[j.0][i.0]) {
+                    pairs.push((i, j, if joined(i, j) || share_input(i, j) { big_n * big_n } else { 1.0 }));
+                }
+            }
+        }
+        let arrays = v.into_iter().filter(|&i| produces_array(graph, i)).collect();
+        RobinsonTerms { pairs, arrays, big_n }
+    }
+}
+
+/// Lower bounds on a cost function over the completions of a *partial assignment*, for
+/// branch and bound (`crate::branch_and_bound`).
+///
+/// A partial assignment gives some nodes, the *placed* ones, a block. The search that
+/// builds it guarantees that in every completion two placed nodes share a cluster
+/// exactly when they share a block: later nodes may join a block, but blocks never
+/// merge or split. Each model's bound counts only terms that such an assignment already
+/// decides, whatever the unplaced nodes and the traversal orders become; the proof is at
+/// each term. A term with a negative weight would need an upper bound instead, so a
+/// cost function with one gets no bound (−∞): the search then prunes by legality only.
+pub struct PartialBound<'g> {
+    graph: &'g Graph,
+    terms: Vec<(CostModel, f64)>,
+    robinson: Option<RobinsonTerms>,
+    /// The edges out of each node.
+    out: Vec<Vec<usize>>,
+}
+
+impl<'g> PartialBound<'g> {
+    pub fn new(graph: &'g Graph, cost: &CostFunction) -> Self {
+        let robinson = cost.terms().iter().any(|(m, _)| *m == CostModel::Robinson).then(|| RobinsonTerms::new(graph));
+        let mut out = vec![Vec::new(); graph.nodes.len()];
+        for (k, e) in graph.edges.iter().enumerate() {
+            out[e.from.0].push(k);
+        }
+        PartialBound { graph, terms: cost.terms().to_vec(), robinson, out }
+    }
+
+    /// A value no completion of `block` (the block of each placed node, `None` for the
+    /// others) costs less than; exact when every node is placed and the orders do not
+    /// matter to the cost function (every model but the read counts).
+    pub fn lower_bound(&self, block: &[Option<usize>]) -> f64 {
+        if self.terms.iter().any(|(_, w)| *w < 0.0) {
+            return f64::NEG_INFINITY;
+        }
+        self.terms.iter().map(|(m, w)| w * self.model_bound(*m, block)).sum()
+    }
+
+    fn separated(block: &[Option<usize>], a: NodeId, b: NodeId) -> bool {
+        matches!((block[a.0], block[b.0]), (Some(x), Some(y)) if x != y)
+    }
+
+    fn model_bound(&self, model: CostModel, block: &[Option<usize>]) -> f64 {
+        let g = self.graph;
+        match model {
+            // Every block holding a non-argument is a cluster of its own in every
+            // completion (blocks never merge), and `clusters` counts exactly those.
+            CostModel::Clusters => {
+                let counted: BTreeSet<usize> =
+                    g.node_ids().filter(|n| g.node(*n).kind != NodeKind::Input).filter_map(|n| block[n.0]).collect();
+                counted.len() as f64
+            }
+            // A fusible pair whose ends are placed in different blocks is unfused in
+            // every completion.
+            CostModel::FusedEdges => {
+                let pairs: BTreeSet<(NodeId, NodeId)> = g
+                    .edges
+                    .iter()
+                    .filter(|e| e.is_fusible() && Self::separated(block, e.from, e.to))
+                    .map(|e| (e.from, e.to))
+                    .collect();
+                pairs.len() as f64
+            }
+            CostModel::IntermediateArrays => {
+                let mut count = 0;
+                for n in g.node_ids().filter(|n| g.node(*n).kind != NodeKind::Input && block[n.0].is_some()) {
+                    count += (0..g.node(n).outputs)
+                        .filter(|&o| !g.node(n).output_escapes(o) && self.surely_manifest(block, n, o))
+                        .count();
+                }
+                count as f64
+            }
+            CostModel::Reads => self.reads(block, false),
+            CostModel::ReadsWrites => self.reads(block, false) + self.writes(block, false),
+            CostModel::Bytes => self.reads(block, true) + self.writes(block, true),
+            CostModel::Robinson => {
+                let terms = self.robinson.as_ref().expect("built for a cost function with robinson");
+                // x_ij = 1 in every completion when i and j are placed apart, and c_i = 1
+                // when a consumer of i is placed in another block than i.
+                let pairs: f64 =
+                    terms.pairs.iter().filter(|(i, j, _)| Self::separated(block, *i, *j)).map(|(_, _, w)| w).sum();
+                let arrays = terms
+                    .arrays
+                    .iter()
+                    .filter(|&&i| self.out[i.0].iter().any(|&k| Self::separated(block, i, g.edges[k].to)))
+                    .count();
+                pairs + arrays as f64 * terms.big_n
+            }
+        }
+    }
+
+    /// Whether output `o` of the placed node `n` is manifest in every completion: the
+    /// conditions of [`manifest`] that no later placement can undo (a barrier, an
+    /// escaping output, an infusible use, a use placed in another block).
+    fn surely_manifest(&self, block: &[Option<usize>], n: NodeId, o: usize) -> bool {
+        let g = self.graph;
+        !g.node(n).kind.is_fusible_kind()
+            || g.node(n).output_escapes(o)
+            || self.out[n.0]
+                .iter()
+                .map(|&k| &g.edges[k])
+                .any(|e| e.output == o && (!e.is_fusible() || Self::separated(block, n, e.to)))
+    }
+
+    /// [`writes`] counts every manifest output of a non-argument; these are.
+    fn writes(&self, block: &[Option<usize>], bytes: bool) -> f64 {
+        let g = self.graph;
+        let mut total = 0.0;
+        for n in g.node_ids().filter(|n| g.node(*n).kind != NodeKind::Input && block[n.0].is_some()) {
+            for o in 0..g.node(n).outputs {
+                if self.surely_manifest(block, n, o) {
+                    total += weight(g, n, o, bytes);
+                }
+            }
+        }
+        total
+    }
+
+    /// [`reads`] counts, per array, one read per (consumer cluster, read order) and one
+    /// per unordered or barrier consumer, leaving out only consumers fused with the
+    /// producer over a fusible edge. A consumer placed in another block than its placed
+    /// producer is such a reader, or one fused over an infusible edge (which legality
+    /// rules out), and consumers in different blocks end in different clusters, so each
+    /// such block adds at least one read, whatever the orders.
+    fn reads(&self, block: &[Option<usize>], bytes: bool) -> f64 {
+        let g = self.graph;
+        let mut total = 0.0;
+        for n in g.node_ids().filter(|n| block[n.0].is_some()) {
+            for o in 0..g.node(n).outputs {
+                let readers: BTreeSet<usize> = self.out[n.0]
+                    .iter()
+                    .map(|&k| &g.edges[k])
+                    .filter(|e| e.output == o && Self::separated(block, n, e.to))
+                    .filter_map(|e| block[e.to.0])
+                    .collect();
+                total += readers.len() as f64 * weight(g, n, o, bytes);
+            }
+        }
+        total
+    }
 }
 
 #[cfg(test)]

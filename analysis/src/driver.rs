@@ -52,6 +52,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     match options.strategy {
         Strategy::Ilp => {}
         Strategy::Megiddo => return megiddo_outcome(graph, options),
+        Strategy::BohriumOptimal => return Ok(branch_and_bound_outcome(graph, options)),
         _ => return Ok(baseline_outcome(graph, options)),
     }
     let ilp = formulation::build(graph, options.formulation, &options.cost)?;
@@ -238,6 +239,47 @@ fn megiddo_outcome(graph: &Graph, options: &AnalysisOptions) -> Result<Outcome, 
     })
 }
 
+/// Seed 003's branch and bound (`bohrium-optimal`): `optimal` with the cost as its bound
+/// when the search finished within the time limit, else the best clustering found with a
+/// warning and no bound. Like every clustering, validated before use.
+fn branch_and_bound_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
+    let started = Instant::now();
+    let deadline = Duration::try_from_secs_f64(options.limits.time_seconds.max(0.0)).ok().map(|d| started + d);
+    let search = crate::branch_and_bound::optimal(graph, &options.cost, deadline);
+    let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let mut warnings = Vec::new();
+    let (clustering, status) = match validate(graph, &search.clustering) {
+        Ok(()) if search.complete => (search.clustering, Status::Optimal),
+        Ok(()) => (search.clustering, Status::TimeLimit),
+        Err(violations) => {
+            let list: Vec<String> = violations.iter().map(|v| v.to_string()).collect();
+            warnings.push(format!(
+                "the bohrium-optimal clustering is invalid ({}); the program is left unfused",
+                list.join("; ")
+            ));
+            (Clustering::unfused(graph), Status::Fallback)
+        }
+    };
+    let objective = evaluate_function(graph, &clustering, &options.cost);
+    if status == Status::TimeLimit {
+        warnings.push(format!(
+            "the branch and bound stopped at its limit ({} s) after {} search nodes; the best clustering found (cost {objective}) may not be optimal, and no lower bound is known",
+            options.limits.time_seconds, search.visited
+        ));
+    }
+    Outcome {
+        clustering,
+        status,
+        objective,
+        ilp_objective: None,
+        bound: (status == Status::Optimal).then_some(objective),
+        solve_ms,
+        variables: 0,
+        rows: 0,
+        warnings,
+    }
+}
+
 /// The clustering of a baseline strategy, priced by the cost function and reported as
 /// what it is ([`Status::Baseline`]): no bound, no ILP.
 fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
@@ -248,7 +290,7 @@ fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
         Strategy::Stream => stream(graph),
         Strategy::BohriumGreedy => crate::bohrium::greedy(graph, &options.cost),
         Strategy::BohriumLinear => crate::bohrium::linear(graph, &options.cost),
-        Strategy::Unfused | Strategy::Ilp | Strategy::Megiddo => Clustering::unfused(graph),
+        Strategy::Unfused | Strategy::Ilp | Strategy::Megiddo | Strategy::BohriumOptimal => Clustering::unfused(graph),
     };
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
     // Valid by construction (every greedy step passed the validator); checked once more

@@ -11,6 +11,7 @@
 
 pub mod baseline;
 pub mod bohrium;
+pub mod branch_and_bound;
 pub mod clustering;
 pub mod cost;
 pub mod cycle_cuts;

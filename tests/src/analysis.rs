@@ -513,3 +513,73 @@ fn an_unproven_answer_is_never_costlier_than_the_warm_start() {
         assert!(o.bound.is_none_or(|b| b <= o.objective + 1e-9), "{function}: {:?}", o.bound);
     }
 }
+
+/// Seed 003's branch and bound (`bohrium-optimal`) is a second exact method, written
+/// without the ILP: on every example function small enough for it to finish (at most
+/// [`EXACT_SEARCH_COMBINATORS`] combinators) and under every cost model, it proves an
+/// optimum, and that optimum is the combined ILP's proven one (for `robinson`, whose
+/// formulation searches fewer traversal orders, it costs at most the ILP's clustering). The exhaustive comparison stops at 10 combinators; this reaches
+/// the examples' real programs.
+#[test]
+fn the_branch_and_bound_proves_the_ilps_optimum_on_the_examples() {
+    let mut compared = 0;
+    let mut largest = 0;
+    for entry in std::fs::read_dir(crate::repo_root().join("examples")).unwrap() {
+        let file = entry.unwrap().path().file_name().unwrap().to_string_lossy().into_owned();
+        if !file.ends_with(".mlir") {
+            continue;
+        }
+        for (name, g) in crate::graphs::graphs_of(&file) {
+            let g = g.unwrap();
+            let combinators = g.node_ids().filter(|n| !g.is_barrier(*n)).count();
+            if combinators == 0 || combinators > EXACT_SEARCH_COMBINATORS {
+                continue;
+            }
+            for model in CostModel::ALL {
+                let cost = model.name();
+                let mut exact = options(Formulation::Combined, cost);
+                exact.strategy = Strategy::BohriumOptimal;
+                let b = choose_clustering(&g, &exact).unwrap();
+                assert_eq!(b.status, Status::Optimal, "{file} {name} {cost}: {:?}", b.warnings);
+                assert_eq!(b.bound, Some(b.objective));
+                validate(&g, &b.clustering).unwrap();
+                if model == CostModel::Robinson {
+                    let ilp = choose_clustering(&g, &options(Formulation::Robinson, cost)).unwrap();
+                    assert!(
+                        b.objective <= ilp.objective + 1e-9,
+                        "{file} {name}: {} above {}",
+                        b.objective,
+                        ilp.objective
+                    );
+                } else {
+                    let ilp = choose_clustering(&g, &options(Formulation::Combined, cost)).unwrap();
+                    let what = format!(
+                        "{file} {name} {cost}: branch and bound {} ({:?}), ILP {} {:?} ({:?})",
+                        b.objective,
+                        clusters(&g, &b),
+                        ilp.objective,
+                        ilp.status,
+                        clusters(&g, &ilp)
+                    );
+                    if ilp.status == Status::Optimal {
+                        assert!((b.objective - ilp.objective).abs() < 1e-9, "{what}");
+                    } else {
+                        // The ILP stopped at its limit: the proven optimum lies between its
+                        // bound and its clustering's cost.
+                        assert_eq!(ilp.status, Status::TimeLimit, "{what}");
+                        assert!(b.objective <= ilp.objective + 1e-9, "{what}");
+                        assert!(ilp.bound.is_some_and(|l| l <= b.objective + 1e-9), "{what}: bound {:?}", ilp.bound);
+                        eprintln!("only the branch and bound proves it: {what}");
+                    }
+                }
+                compared += 1;
+                largest = largest.max(combinators);
+            }
+        }
+    }
+    assert!(compared > 200 && largest > 10, "{compared} comparisons, largest {largest} combinators");
+}
+
+/// The largest example functions the branch and bound comparison above takes (it is
+/// exponential; these finish in well under the time limit).
+const EXACT_SEARCH_COMBINATORS: usize = 14;
