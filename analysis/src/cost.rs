@@ -1,6 +1,7 @@
 //! Cost models, evaluated on any clustering independently of the ILP: the five cost
 //! functions of seed 000 §4.1 (a)–(e), the weighted objective of seed 001 §1.4.4
-//! (Figs. 1.12–1.14), and a byte-weighted variant of (e). A [`CostFunction`] is a
+//! (Figs. 1.12–1.14), a byte-weighted variant of (e), and seed 003's Max Locality
+//! (Def. 20). A [`CostFunction`] is a
 //! linear combination of them (seed 000 §4.1: "any linear combination of valid cost
 //! functions is allowed"; §5.1 suggests tuning its coefficients).
 //!
@@ -32,11 +33,15 @@ pub enum CostModel {
     Robinson,
     /// (e) with every array weighted by its size in bytes (`Node::output_bytes`).
     Bytes,
+    /// seed 003 Def. 20 (Max Locality): pairs of operations in different clusters that
+    /// access one array. No ILP formulation models it; the baselines and
+    /// `strategy=bohrium-optimal` optimise it.
+    MaxLocality,
 }
 
 impl CostModel {
     /// Every model, in declaration order.
-    pub const ALL: [CostModel; 7] = [
+    pub const ALL: [CostModel; 8] = [
         CostModel::Clusters,
         CostModel::FusedEdges,
         CostModel::IntermediateArrays,
@@ -44,6 +49,7 @@ impl CostModel {
         CostModel::ReadsWrites,
         CostModel::Robinson,
         CostModel::Bytes,
+        CostModel::MaxLocality,
     ];
 
     /// The model's name as written in a cost function.
@@ -56,6 +62,7 @@ impl CostModel {
             CostModel::ReadsWrites => "reads-writes",
             CostModel::Robinson => "robinson",
             CostModel::Bytes => "bytes",
+            CostModel::MaxLocality => "max-locality",
         }
     }
 }
@@ -185,6 +192,7 @@ pub fn evaluate(graph: &Graph, clustering: &Clustering, model: CostModel) -> f64
         CostModel::ReadsWrites => reads(graph, clustering, false) + writes(graph, clustering, false),
         CostModel::Robinson => robinson(graph, clustering),
         CostModel::Bytes => reads(graph, clustering, true) + writes(graph, clustering, true),
+        CostModel::MaxLocality => max_locality(graph, clustering) as f64,
     }
 }
 
@@ -419,6 +427,38 @@ impl RobinsonTerms {
     }
 }
 
+/// seed 003 Def. 20 (Max Locality) on this project's graphs: the number of pairs of
+/// distinct operations (combinators and barriers, not function arguments) that access a
+/// common array (one produces it and the other reads it, or both read it) and lie in
+/// different clusters, once per common array. Seed 003's prose counts unordered pairs
+/// ("fusing four identical accesses saves 6"); its formula (6) counts ordered ones,
+/// twice as many (`wsp.rs` follows the formula on seed 003's own model).
+pub fn max_locality(graph: &Graph, clustering: &Clustering) -> usize {
+    let cl = assignment(graph, clustering);
+    locality_pairs(graph).iter().filter(|(a, b)| cl[a.0] != cl[b.0]).count()
+}
+
+/// The pairs [`max_locality`] counts when they are apart, each once per common array.
+fn locality_pairs(graph: &Graph) -> Vec<(NodeId, NodeId)> {
+    let mut pairs = Vec::new();
+    for n in graph.node_ids() {
+        for o in 0..graph.node(n).outputs {
+            let mut accessors: BTreeSet<NodeId> =
+                graph.out_edges(n).filter(|(_, e)| e.output == o).map(|(_, e)| e.to).collect();
+            if graph.node(n).kind != NodeKind::Input {
+                accessors.insert(n);
+            }
+            let accessors: Vec<NodeId> = accessors.into_iter().collect();
+            for (k, &a) in accessors.iter().enumerate() {
+                for &b in &accessors[k + 1..] {
+                    pairs.push((a, b));
+                }
+            }
+        }
+    }
+    pairs
+}
+
 /// Lower bounds on a cost function over the completions of a *partial assignment*, for
 /// branch and bound (`crate::branch_and_bound`).
 ///
@@ -433,6 +473,7 @@ pub struct PartialBound<'g> {
     graph: &'g Graph,
     terms: Vec<(CostModel, f64)>,
     robinson: Option<RobinsonTerms>,
+    locality: Vec<(NodeId, NodeId)>,
     /// The edges out of each node.
     out: Vec<Vec<usize>>,
 }
@@ -444,7 +485,12 @@ impl<'g> PartialBound<'g> {
         for (k, e) in graph.edges.iter().enumerate() {
             out[e.from.0].push(k);
         }
-        PartialBound { graph, terms: cost.terms().to_vec(), robinson, out }
+        let locality = if cost.terms().iter().any(|(m, _)| *m == CostModel::MaxLocality) {
+            locality_pairs(graph)
+        } else {
+            Vec::new()
+        };
+        PartialBound { graph, terms: cost.terms().to_vec(), robinson, locality, out }
     }
 
     /// A value no completion of `block` (the block of each placed node, `None` for the
@@ -494,6 +540,10 @@ impl<'g> PartialBound<'g> {
             CostModel::Reads => self.reads(block, false),
             CostModel::ReadsWrites => self.reads(block, false) + self.writes(block, false),
             CostModel::Bytes => self.reads(block, true) + self.writes(block, true),
+            // A pair placed in different blocks is apart in every completion.
+            CostModel::MaxLocality => {
+                self.locality.iter().filter(|(a, b)| Self::separated(block, *a, *b)).count() as f64
+            }
             CostModel::Robinson => {
                 let terms = self.robinson.as_ref().expect("built for a cost function with robinson");
                 // x_ij = 1 in every completion when i and j are placed apart, and c_i = 1
@@ -581,7 +631,16 @@ mod tests {
         let names: Vec<&str> = CostModel::ALL.iter().map(|m| m.name()).collect();
         assert_eq!(
             names,
-            ["clusters", "fused-edges", "intermediate-arrays", "reads", "reads-writes", "robinson", "bytes"]
+            [
+                "clusters",
+                "fused-edges",
+                "intermediate-arrays",
+                "reads",
+                "reads-writes",
+                "robinson",
+                "bytes",
+                "max-locality"
+            ]
         );
         assert!("Reads".parse::<CostModel>().is_err());
         assert!(" reads".parse::<CostModel>().is_err());
@@ -641,6 +700,18 @@ mod tests {
         assert_eq!(eval(&b, &unfused, CostModel::Reads), 7.0);
         assert_eq!(eval(&b, &unfused, CostModel::ReadsWrites), 12.0);
         assert_eq!(eval(&b, &unfused, CostModel::FusedEdges), 1.0);
+    }
+
+    /// Def. 20 on normalize2: `xs` has four readers (6 pairs); `sum1`, `gts` and `sum2`
+    /// each one reader (a pair with their producer): 9 pairs, all apart when unfused.
+    /// Seed 001's clustering keeps 4 pairs of `xs` readers apart, and `sum1`–`ys1` and
+    /// `sum2`–`ys2`.
+    #[test]
+    fn normalize2_under_max_locality() {
+        let b = normalize2();
+        assert_eq!(eval(&b, &Clustering::unfused(&b.g), CostModel::MaxLocality), 9.0);
+        let ours = clustering(&b.g, &[&["sum1", "gts", "sum2"], &["ys1", "ys2"]], &[]);
+        assert_eq!(eval(&b, &ours, CostModel::MaxLocality), 6.0);
     }
 
     #[test]

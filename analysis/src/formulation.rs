@@ -1014,6 +1014,13 @@ fn read_order(b: &Builder, access: Access, consumer: NodeId) -> Option<(Option<V
     }
 }
 
+/// The error for `cost=max-locality` under every formulation.
+fn no_max_locality_formulation() -> FormulationError {
+    FormulationError(
+        "cost=max-locality (seed 003 Def. 20) weighs every pair of accessors of an array, which no ILP formulation here models; use strategy=bohrium-optimal (exact) or a baseline strategy".into(),
+    )
+}
+
 /// Adds the objective of seed 000 §4.1 (a)–(e) and the bytes model; returns the
 /// constant part (manifest arrays that no variable models, reads that always happen).
 fn add_linear_objective(
@@ -1086,6 +1093,7 @@ fn add_linear_objective(
                     "cost=robinson weighs pairs of nodes and needs formulation=robinson".into(),
                 ));
             }
+            CostModel::MaxLocality => return Err(no_max_locality_formulation()),
         }
     }
     add_path_cuts(b, shared_readers.as_deref().unwrap_or(&[]));
@@ -1861,6 +1869,7 @@ fn add_robinson_objective(
                     }
                 }
             }
+            CostModel::MaxLocality => return Err(no_max_locality_formulation()),
             other => {
                 return Err(FormulationError(format!(
                     "cost={} is not part of seed 001's formulation (formulation=robinson); use formulation=combined",

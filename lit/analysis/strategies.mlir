@@ -44,6 +44,25 @@
 // RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=bohrium-linear cost=reads-writes}))' \
 // RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=LINEAR
 // LINEAR: "name":"greedyTopDownBad",{{.*}}"objective":6,{{.*}}"status":"baseline",{{.*}}"clusters":{{\[\["bs","cs"\],\["ds","es","result"\]\]}}
+// Seed 003's branch and bound (Fig. 11) is exact, as the ILP is: it proves the same optimum
+// (5, the bound is the objective) and says "optimal".
+// RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=bohrium-optimal cost=reads-writes}))' \
+// RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=EXACT
+// EXACT: "name":"greedyTopDownBad","formulation":"combined","cost":"reads-writes","objective":5,"bound":5,"gap":0,"status":"optimal"
+// EXACT-SAME: "variables":0,"rows":0,"clusters":{{\[\["bs"\],\["cs","ds","es","result"\]\]}}
+//
+// Max Locality (seed 003 Def. 20: pairs of accessors of one array in different clusters)
+// has no ILP formulation: the ILP refuses it with a clear error, the branch and bound
+// optimises it. normalize2 has 9 such pairs unfused; the optimum is seed 001's clustering,
+// which keeps 6 apart: four pairs of `xs`'s readers, and each fold with the map reading it
+// (a fold's result is complete only after its loop).
+// RUN: not fuse-opt --pass-pipeline='builtin.module(func.func(array-fusion-analysis{cost=max-locality}))' \
+// RUN:   %examples/seed001_normalize2.mlir 2>&1 | FileCheck %s --check-prefix=REFUSED
+// REFUSED: error: {{.*}}cost=max-locality (seed 003 Def. 20) weighs every pair of accessors of an array, which no ILP formulation here models; use strategy=bohrium-optimal
+// RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=bohrium-optimal cost=max-locality}))' \
+// RUN:   %examples/seed001_normalize2.mlir | FileCheck %s --check-prefix=LOCALITY
+// LOCALITY: "name":"normalize2",{{.*}}"cost":"max-locality","objective":6,"bound":6,"gap":0,"status":"optimal"
+// LOCALITY-SAME: "clusters":{{\[\["sum1","gts","sum2"\],\["ys1","ys2"\]\]}}
 //
 // The chosen baseline is what the loops are: the greedy clusters lower to loops.
 // RUN: fuse-opt --pass-pipeline='builtin.module(func.func(array-desugar, array-simplify-gathers, array-fusion-analysis{strategy=greedy-top-down}, array-fuse), array-to-loops)' \
@@ -55,4 +74,4 @@
 // An unknown strategy is an error naming the choices.
 // RUN: not fuse-opt --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=greedy}))' \
 // RUN:   %examples/seed000_greedy.mlir 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: array-fusion-analysis: unknown strategy 'greedy' (expected one of: ilp, unfused, greedy-top-down, greedy-bottom-up, stream, megiddo, bohrium-greedy, bohrium-linear)
+// BAD: error: array-fusion-analysis: unknown strategy 'greedy' (expected one of: ilp, unfused, greedy-top-down, greedy-bottom-up, stream, megiddo, bohrium-greedy, bohrium-linear, bohrium-optimal)

@@ -40,7 +40,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     options: &[
         PassOption {
             name: "strategy",
-            description: "How to choose the clustering: ilp (the optimum), or a baseline to compare it with: unfused, greedy-top-down, greedy-bottom-up (seed 000 §5), stream (pull streams, seed 001 §1.1), megiddo (loops of one size only, seed 001 §1.1), bohrium-greedy, bohrium-linear (seed 003 §V); a baseline's report says status baseline",
+            description: "How to choose the clustering: ilp (the optimum), or a baseline to compare it with: unfused, greedy-top-down, greedy-bottom-up (seed 000 §5), stream (pull streams, seed 001 §1.1), megiddo (loops of one size only, seed 001 §1.1), bohrium-greedy, bohrium-linear (seed 003 §V); a baseline's report says status baseline; or bohrium-optimal (seed 003 Fig. 11's branch and bound, exact like the ILP: optimal when it finishes within time-limit)",
             default: || fusion_analysis::baseline::Strategy::default().to_string(),
         },
         PassOption {
@@ -50,12 +50,12 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "cost",
-            description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes",
+            description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes, max-locality (seed 003 Def. 20; no ILP formulation: strategy=bohrium-optimal or a baseline)",
             default: || CostFunction::default().to_string(),
         },
         PassOption {
             name: "time-limit",
-            description: "Solver time limit in seconds per block; the best incumbent is used when it is hit",
+            description: "Solver (or branch and bound) time limit in seconds per block; the best incumbent is used when it is hit",
             default: || Limits::default().time_seconds.to_string(),
         },
         PassOption {

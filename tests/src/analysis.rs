@@ -518,7 +518,8 @@ fn an_unproven_answer_is_never_costlier_than_the_warm_start() {
 /// without the ILP: on every example function small enough for it to finish (at most
 /// [`EXACT_SEARCH_COMBINATORS`] combinators) and under every cost model, it proves an
 /// optimum, and that optimum is the combined ILP's proven one (for `robinson`, whose
-/// formulation searches fewer traversal orders, it costs at most the ILP's clustering). The exhaustive comparison stops at 10 combinators; this reaches
+/// formulation searches fewer traversal orders, it costs at most the ILP's clustering;
+/// for `max-locality`, which no formulation models, at most every baseline's). The exhaustive comparison stops at 10 combinators; this reaches
 /// the examples' real programs.
 #[test]
 fn the_branch_and_bound_proves_the_ilps_optimum_on_the_examples() {
@@ -543,7 +544,27 @@ fn the_branch_and_bound_proves_the_ilps_optimum_on_the_examples() {
                 assert_eq!(b.status, Status::Optimal, "{file} {name} {cost}: {:?}", b.warnings);
                 assert_eq!(b.bound, Some(b.objective));
                 validate(&g, &b.clustering).unwrap();
-                if model == CostModel::Robinson {
+                if model == CostModel::MaxLocality {
+                    // No ILP models it (a clear error); the exact search is no worse than
+                    // any baseline.
+                    let err = choose_clustering(&g, &options(Formulation::Combined, cost)).unwrap_err();
+                    assert!(err.to_string().contains("strategy=bohrium-optimal"), "{err}");
+                    for strategy in [
+                        Strategy::Unfused,
+                        Strategy::GreedyTopDown,
+                        Strategy::GreedyBottomUp,
+                        Strategy::Stream,
+                        Strategy::BohriumGreedy,
+                        Strategy::BohriumLinear,
+                    ] {
+                        let other = baseline(&g, strategy, cost).objective;
+                        assert!(
+                            b.objective <= other + 1e-9,
+                            "{file} {name}: {} above {strategy}'s {other}",
+                            b.objective
+                        );
+                    }
+                } else if model == CostModel::Robinson {
                     let ilp = choose_clustering(&g, &options(Formulation::Robinson, cost)).unwrap();
                     assert!(
                         b.objective <= ilp.objective + 1e-9,

@@ -30,10 +30,12 @@
 //! Not a test: timings depend on the machine; compare rows of one run.
 //!
 //! `--objectives [--min-combinators K]` runs nothing: for every function with at least
-//! `K` combinators (default 1) and every cost model the ILP optimises, each strategy
-//! chooses its clustering under *that* model, and the table shows every strategy's
-//! objective, the best baseline and how much the ILP's optimum saves against it (seed 000
-//! §5 and issue 12's question: what optimality buys over the heuristics, model by model).
+//! `K` combinators (default 1) and every cost model, each strategy chooses its clustering
+//! under *that* model, and the table shows every strategy's objective (with its status
+//! where it is not a plain baseline: `bohrium-optimal` proves or stops at its limit), the
+//! best baseline and how much the ILP's optimum saves against it (seed 000 §5 and issue
+//! 12's question: what optimality buys over the heuristics, model by model). No
+//! formulation models max-locality, so its rows have no ILP column.
 //! A baseline below a *proven* optimum would be a soundness bug of the ILP: the row says
 //! `BELOW OPTIMUM` and the exit status is 1.
 
@@ -234,7 +236,8 @@ fn analyse(path: &Path, options: &Options) -> Result<FileAnalysis, String> {
 }
 
 /// The cost models of the objective table, each with the formulation that optimises it
-/// (seed 001's weighted objective exists only in its own formulation).
+/// (seed 001's weighted objective exists only in its own formulation; max-locality in
+/// none, so its rows have no ILP column).
 fn objective_models() -> Vec<(CostModel, Formulation)> {
     CostModel::ALL
         .iter()
@@ -282,14 +285,37 @@ fn objective_table(files: &[PathBuf], options: &Options) -> Result<bool, String>
                     };
                     choose_clustering(&g, &analysis)
                 };
+                let outcomes: Vec<Option<fusion_analysis::driver::Outcome>> =
+                    baselines.iter().map(|&s| run(s).ok()).collect();
+                let values: Vec<Option<f64>> = outcomes.iter().map(|o| o.as_ref().map(|o| o.objective)).collect();
+                // A strategy that proves or bounds (bohrium-optimal) says how it ended.
+                let cells: Vec<String> = outcomes
+                    .iter()
+                    .map(|o| match o {
+                        Some(o) if o.status == fusion_analysis::report::Status::Baseline => o.objective.to_string(),
+                        Some(o) => format!("{} ({})", o.objective, o.status.as_str()),
+                        None => "-".into(),
+                    })
+                    .collect();
                 let ilp = match run(Strategy::Ilp) {
                     Ok(o) => o,
-                    Err(e) => {
-                        println!("| {program} | {function} | {combinators} | {} | error: {e} |", model.name());
+                    Err(_) => {
+                        // A model no formulation expresses (max-locality): the strategies
+                        // side by side, with no ILP column to compare.
+                        let best = values
+                            .iter()
+                            .zip(&baselines)
+                            .filter_map(|(v, s)| v.map(|v| (v, *s)))
+                            .min_by(|a, b| a.0.total_cmp(&b.0));
+                        println!(
+                            "| {program} | {function} | {combinators} | {} | no formulation | {} | {} | - |",
+                            model.name(),
+                            cells.join(" | "),
+                            best.map_or("-".into(), |(_, s)| s.to_string()),
+                        );
                         continue;
                     }
                 };
-                let values: Vec<Option<f64>> = baselines.iter().map(|&s| run(s).ok().map(|o| o.objective)).collect();
                 let best = values
                     .iter()
                     .zip(&baselines)
@@ -320,7 +346,6 @@ fn objective_table(files: &[PathBuf], options: &Options) -> Result<bool, String>
                     Some((v, _)) => format!("{}", v - ilp.objective),
                     None => "-".into(),
                 };
-                let cells: Vec<String> = values.iter().map(|v| v.map_or("-".into(), |v| v.to_string())).collect();
                 println!(
                     "| {program} | {function} | {combinators} | {} | {} ({}) | {} | {} | {saves} |",
                     model.name(),
