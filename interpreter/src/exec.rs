@@ -148,7 +148,10 @@ impl<'i, 'm> Machine<'i, 'm> {
     pub fn count(&self, op: Op, shape: &[usize]) -> R<usize> {
         let limit = self.interp.max_elements;
         match shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d)) {
-            Some(n) if n <= limit => Ok(n),
+            Some(n) if n <= limit => {
+                self.interp.note_array(n);
+                Ok(n)
+            }
             Some(n) => Err(fail::too_large(op, format!("{n} elements (shape {shape:?}), the limit is {limit}"))),
             None => Err(fail::too_large(op, format!("the shape {shape:?} overflows"))),
         }

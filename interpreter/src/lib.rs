@@ -105,6 +105,9 @@ pub struct Interpreter<'m> {
     max_call_depth: usize,
     max_loop_iterations: u64,
     max_elements: usize,
+    /// The most elements of one array (or rows of a fold or scan) any run has made so
+    /// far: what [`Interpreter::run_measuring`] reports.
+    largest_array: std::sync::atomic::AtomicUsize,
     stack_size: Option<usize>,
     _module: PhantomData<&'m ()>,
 }
@@ -134,6 +137,7 @@ impl<'m> Interpreter<'m> {
             max_call_depth: Self::DEFAULT_MAX_CALL_DEPTH,
             max_loop_iterations: Self::DEFAULT_MAX_LOOP_ITERATIONS,
             max_elements: Self::DEFAULT_MAX_ELEMENTS,
+            largest_array: Default::default(),
             stack_size: None,
             _module: PhantomData,
         }
@@ -239,6 +243,21 @@ impl<'m> Interpreter<'m> {
                 Err(_) => self.run_on_current_thread(name, fallback_args),
             }
         })
+    }
+
+    /// Like [`Interpreter::run`], also returning the most elements of one array the run
+    /// made (every array the program creates, intermediates included). Benchmarks use it
+    /// to tell, from small inputs, whether a program's arrays fit in memory at large ones.
+    pub fn run_measuring(&self, name: &str, args: Vec<Value>) -> Result<(Vec<Value>, usize), InterpError> {
+        use std::sync::atomic::Ordering;
+        self.largest_array.store(0, Ordering::Relaxed);
+        let results = self.run(name, args)?;
+        Ok((results, self.largest_array.load(Ordering::Relaxed)))
+    }
+
+    /// Records an array of `elements` made by a run (see [`Interpreter::run_measuring`]).
+    pub(crate) fn note_array(&self, elements: usize) {
+        self.largest_array.fetch_max(elements, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Like [`Interpreter::run`], on the caller's thread and stack.

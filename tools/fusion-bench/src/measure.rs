@@ -38,6 +38,47 @@ pub fn extent(f: &FunctionInfo, n: usize) -> Option<usize> {
     Some((n as f64).powf(1.0 / dynamic_rank as f64).round().max(1.0) as usize)
 }
 
+/// The interpreter's pre-check of a function before it is timed. It runs on generated
+/// inputs at two small extents, which must succeed, and the largest array it makes
+/// (intermediates included) is extrapolated to `extent` along the growth seen between
+/// the two: an expand's output grows with its counts, which no size estimate of the
+/// analysis knows. The extents give about [`PRECHECK_ELEMENTS`] elements and half as many
+/// per dimension (at least 64 and 32), so that constant-size arrays do not hide the
+/// growth and the interpreter stays quick. `Err` says why the function is not timed: its
+/// inputs fail under the interpreter, or an array would exceed `limit_bytes` at `extent`
+/// (8 bytes an element).
+pub fn precheck(
+    interpreter: &fusion_interpreter::Interpreter,
+    f: &FunctionInfo,
+    seed: u64,
+    extent: usize,
+    limit_bytes: f64,
+) -> Result<(), String> {
+    let large_probe = self::extent(f, PRECHECK_ELEMENTS).unwrap_or(64).max(64);
+    let small_probe = large_probe / 2;
+    let largest = |at: usize| {
+        interpreter
+            .run_measuring(&f.name, fusion_codegen::inputs::generate_args(&f.inputs, seed, at))
+            .map(|(_, largest)| largest.max(1) as f64)
+            .map_err(|e| format!("inputs fail under the interpreter: {e}"))
+    };
+    let (small, large) = (largest(small_probe)?, largest(large_probe)?);
+    // Elements ∝ extent^k: k from the doubling, at least 1 when the array grew at all (an
+    // array that grows, grows at least linearly), at most 3.
+    let k = if large > small { (large / small).log2().clamp(1.0, 3.0) } else { 0.0 };
+    let predicted = large * (extent as f64 / large_probe as f64).max(1.0).powf(k);
+    if predicted * 8.0 > limit_bytes {
+        return Err(format!(
+            "arrays too large at this extent (one of about {predicted:.1e} elements, {:.0} GB, extrapolated from the interpreter's runs at extents {small_probe} and {large_probe})",
+            predicted * 8.0 / 1e9
+        ));
+    }
+    Ok(())
+}
+
+/// About how many elements the larger run of [`precheck`] gives a function's inputs.
+pub const PRECHECK_ELEMENTS: usize = 512;
+
 /// An argument of a run.
 pub enum Input {
     Scalar(Value),

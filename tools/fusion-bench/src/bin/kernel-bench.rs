@@ -37,7 +37,7 @@ use fusion_bench::{
     traffic::{Traffic, function_traffic},
 };
 use fusion_codegen::raw::{Buffer, Output, RawCompiled};
-use fusion_codegen::{ScatterForm, Threads, Variant, inputs::generate_args, npy};
+use fusion_codegen::{ScatterForm, Threads, Variant, npy};
 use fusion_interpreter::{ElemType, FunctionInfo, Interpreter, Type};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,9 +50,6 @@ unsafe extern "C" {
 /// Bytes moved unfused (by the model) above which a function is not run: its arrays would
 /// not fit in memory (a generate of `n × m` with both sizes at 10^7, say).
 const MEMORY_LIMIT: f64 = 3e9;
-
-/// Elements per dynamic dimension of the interpreter's pre-check of the inputs.
-const PRECHECK_EXTENT: usize = 64;
 
 /// The first line of `s`, at most `max` characters.
 fn brief(s: &str, max: usize) -> String {
@@ -241,8 +238,8 @@ fn bench_function(
     let Some(extent) = extent(f, options.elements) else {
         return skipped(label, "static shapes (no dynamic extent to scale)", options);
     };
-    if let Err(e) = interpreter.run(&f.name, generate_args(&f.inputs, options.seed, PRECHECK_EXTENT)) {
-        return skipped(label, &format!("inputs fail under the interpreter: {e}"), options);
+    if let Err(e) = measure::precheck(interpreter, f, options.seed, extent, MEMORY_LIMIT) {
+        return skipped(label, &e, options);
     }
     let [unfused, fused, threaded] = jits;
     let (unfused, fused) = match (unfused.get(&f.name), fused.get(&f.name)) {

@@ -48,7 +48,7 @@ use fusion_bench::graphs::{analysed_graphs, combinators};
 use fusion_bench::measure::{self, FileRaw, extent};
 use fusion_bench::stream;
 use fusion_bench::traffic::function_traffic;
-use fusion_codegen::{Threads, Variant, inputs::generate_args};
+use fusion_codegen::{Threads, Variant};
 use fusion_interpreter::{FunctionInfo, Interpreter};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -56,9 +56,6 @@ use std::process::ExitCode;
 unsafe extern "C" {
     fn mallopt(param: i32, value: i32) -> i32;
 }
-
-/// Elements per dynamic dimension of the interpreter's pre-check of the inputs.
-const PRECHECK_EXTENT: usize = 64;
 
 /// Bytes moved unfused (by `fusion_bench::traffic`'s model) above which a function is not
 /// run, as in `kernel-bench`: its arrays would not fit in memory (a generate of `n × n`).
@@ -396,9 +393,7 @@ fn time(
     {
         return Err(format!("arrays too large at this extent ({:.0} GB moved unfused)", t.unfused_bytes / 1e9));
     }
-    interpreter
-        .run(&f.name, generate_args(&f.inputs, options.seed, PRECHECK_EXTENT))
-        .map_err(|e| format!("inputs fail under the interpreter: {e}"))?;
+    measure::precheck(interpreter, f, options.seed, extent, MEMORY_LIMIT)?;
     let inputs = measure::generate_inputs(&f.inputs, options.seed, extent)?;
     let unfused_index = compiled.len() - 1;
     let (reference, _) = {
