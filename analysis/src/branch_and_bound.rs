@@ -373,7 +373,9 @@ struct BranchAndBound<'g> {
 impl BranchAndBound<'_> {
     /// Whether `a` and `b` can never share a cluster: an infusible edge joins them
     /// (validator rule 2), or one is a scatter and the other another user of its
-    /// destination, which must run in a strictly earlier cluster (rule 4).
+    /// destination, which must run in a strictly earlier cluster (rule 4). The exhaustive
+    /// search has its own copy of this rule on purpose: it is the reference this search is
+    /// tested against, so the two share no code but the validator.
     fn incompatible(&self, a: usize, b: usize) -> bool {
         let g = self.graph;
         let (a, b) = (NodeId(a), NodeId(b));
