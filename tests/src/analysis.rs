@@ -282,13 +282,25 @@ fn every_formulation_and_cost_gives_a_valid_clustering_or_a_clear_error() {
         "robinson",
         "bytes",
         "reads-writes+0.5*clusters",
+        "max-locality",
+        "reads+max-locality",
     ];
     for seed in 0..6 {
         let g = random_graph(12, 100 + seed);
         for formulation in [Formulation::Combined, Formulation::Gather, Formulation::Robinson] {
             for cost in costs {
                 match choose_clustering(&g, &options(formulation, cost)) {
-                    Ok(o) => validate(&g, &o.clustering).unwrap_or_else(|v| panic!("{formulation} {cost}: {v:?}")),
+                    Ok(o) => {
+                        // No formulation models seed 003's Max Locality, even as one term.
+                        assert!(!cost.contains("max-locality"), "{formulation} {cost}: solved");
+                        validate(&g, &o.clustering).unwrap_or_else(|v| panic!("{formulation} {cost}: {v:?}"))
+                    }
+                    // Alone it is refused for that reason; in a combination an earlier
+                    // term may be refused first (`reads` under robinson).
+                    Err(e) if cost.contains("max-locality") => assert!(
+                        cost != "max-locality" || e.to_string().contains("strategy=bohrium-optimal"),
+                        "{formulation} {cost}: {e}"
+                    ),
                     Err(e) => {
                         let robinson_pair = (cost == "robinson") != (formulation == Formulation::Robinson);
                         let orders_needed = formulation == Formulation::Robinson
