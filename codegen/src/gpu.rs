@@ -167,7 +167,7 @@ pub fn kernel_pipeline(target: &GpuTarget, expand: ExpandStrategy) -> String {
     };
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
-         allow-return-allocs-from-loops}}, buffer-deallocation-pipeline, convert-bufferization-to-memref, \
+         allow-return-allocs-from-loops}}, array-elide-loop-copies, buffer-deallocation-pipeline, convert-bufferization-to-memref, \
          func.func(array-gpu-kernels{{expand-strategy={}}}), array-gpu-host-memory, gpu-kernel-outlining, {device}, \
          gpu-module-to-binary{{format=isa{toolkit}}}",
         expand.name()

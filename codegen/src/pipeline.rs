@@ -93,7 +93,7 @@ pub fn to_llvm(threads: Threads) -> String {
     let (memref_before, memref_after) = if memref_first { (memref, "") } else { ("", memref) };
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
-         allow-return-allocs-from-loops}}, \
+         allow-return-allocs-from-loops}}, array-elide-loop-copies, \
          buffer-deallocation-pipeline, convert-bufferization-to-memref, {scf_to_openmp}{memref_before}{}",
         scalar_to_llvm(memref_after, openmp_to_llvm)
     )

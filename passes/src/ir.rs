@@ -16,6 +16,10 @@ pub fn same_value(a: Val, b: Val) -> bool {
     a.ptr == b.ptr
 }
 
+pub fn same_block(a: MlirBlock, b: MlirBlock) -> bool {
+    a.ptr == b.ptr
+}
+
 /// The op's name, e.g. `array.map`.
 pub fn op_name(op: Op) -> String {
     // SAFETY: live op; the identifier's string is owned by the context.

@@ -12,6 +12,7 @@ pub mod fuse;
 pub mod fusion_analysis;
 pub mod index_expr;
 pub mod ir;
+pub mod loop_copies;
 pub mod parallel_forms;
 pub mod simplify_gathers;
 pub mod summary;
@@ -30,6 +31,7 @@ pub fn register_all_passes() {
         bridge::register(&simplify_gathers::DEFINITION);
         bridge::register(&to_loops::DEFINITION);
         bridge::register(&parallel_forms::DEFINITION);
+        bridge::register(&loop_copies::DEFINITION);
         bridge::register(&to_gpu::DEFINITION);
         bridge::register(&to_gpu::emulate::DEFINITION);
         bridge::register(&to_gpu::host_memory::DEFINITION);

@@ -1,0 +1,392 @@
+//! `array-elide-loop-copies`: removes the whole-array copies that one-shot bufferization
+//! puts before an `scf.condition`, where no array the loop carries is ever written once
+//! it is carried.
+//!
+//! Why the copies are there: MLIR's one-shot bufferization lets the i-th result of an
+//! `scf.while` alias only its i-th init, so when the `do` region yields anything but
+//! buffers equivalent to its own i-th arguments, it copies every carried array into a
+//! new buffer before each `scf.condition`. A loop that keeps its previous iterate, `(x,
+//! old) → (step(x), x)` (seed 004's BFS, Listing 11, and its sieve), yields `x` in
+//! the second position, so both arrays are copied on every test of the condition: two
+//! extra passes over memory per iteration, and two when the loop does not run at all.
+//!
+//! When removing a copy is exact: a copy and its source differ only if one of them is
+//! written while the other's contents are still needed. The pass removes the copies of a
+//! loop only when no buffer the loop carries can be written from the time it is carried
+//! on, which it proves from these conditions (each checked conservatively; any doubt
+//! keeps the copies, with a remark saying which condition failed):
+//!
+//! 1. Inside the loop (both regions and, transitively, every function they call),
+//!    every write goes to a buffer allocated inside the loop (`memref.alloc`/`alloca`
+//!    nested in the `scf.while`) or inside the called function. Such a buffer is new in
+//!    the region execution that writes it; it is carried only once that execution
+//!    yields it (a yield ends the region), and from then on, by this same condition,
+//!    nothing writes it. Writes through region arguments, loop results, call results
+//!    or any other buffer whose allocation the analysis cannot see count as writes to
+//!    anything.
+//! 2. Every init of the loop is a buffer the function itself allocates (not an argument,
+//!    which the caller may read or own, and not a constant global), so the loop's
+//!    results, which may now be those very buffers, stay within the function's own
+//!    allocations (the deallocation pipeline then frees each once).
+//! 3. After the loop (the loop must be in the function's top-level block), nothing
+//!    writes an init, a result of the loop, or a buffer whose allocation the analysis
+//!    cannot see.
+//! 4. At most one result of the loop is used by anything but reads: results may now
+//!    share a buffer, and two of them returned would hand the caller one buffer twice.
+//!
+//! Then every buffer holds the same values from the time it is carried until it is
+//! freed, and a copy of it cannot be told apart from it. The pass runs between
+//! `one-shot-bufferize` and `buffer-deallocation-pipeline` (`fusion_codegen`'s
+//! pipelines), whose ownership analysis places the deallocations for the aliasing that
+//! results.
+
+use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_remark};
+use crate::ir::{self, Op, Val};
+use crate::parallel_forms::accesses::root;
+use melior::{
+    Context,
+    ir::{Location, OperationRef, attribute::FlatSymbolRefAttribute, operation::OperationLike},
+};
+use mlir_sys::*;
+use std::collections::HashMap;
+
+pub static DEFINITION: PassDefinition = PassDefinition {
+    argument: "array-elide-loop-copies",
+    description: "After one-shot-bufferize: remove the copies of carried arrays it puts before an scf.condition when no buffer the loop carries is ever written once carried (inside the loop, its callees or after it); a loop whose copies stay gets a remark with the reason",
+    anchor: Some("builtin.module"),
+    dependent_dialects: &[],
+    options: &[],
+    state: None,
+    run,
+};
+
+fn run<'c>(_: &'c Context, module: OperationRef<'c, '_>, _: &PassOptions) -> Result<(), PassFailed> {
+    let module = module.to_raw();
+    let functions: Vec<Op> = ir::block_ops(ir::first_block(ir::region(module, 0)))
+        .into_iter()
+        .filter(|op| ir::op_name(*op) == "func.func")
+        .collect();
+    let mut summaries = Summaries { functions: &functions, known: HashMap::new() };
+    for function in &functions {
+        if !has_body(*function) {
+            continue;
+        }
+        for while_op in ir::collect(*function, |op| ir::op_name(op) == "scf.while") {
+            let copies = copies_before_condition(while_op);
+            if copies.is_empty() {
+                continue;
+            }
+            // SAFETY: a live op of the module.
+            let location = unsafe { Location::from_raw(ir::location(while_op)) };
+            match removable(while_op, *function, &mut summaries) {
+                Ok(()) => {
+                    for copy in &copies {
+                        copy.remove();
+                    }
+                }
+                Err(reason) => emit_remark(
+                    location,
+                    &format!(
+                        "array-elide-loop-copies: {} {} of carried arrays before 'scf.condition' stay: {reason}",
+                        copies.len(),
+                        if copies.len() == 1 { "copy" } else { "copies" }
+                    ),
+                ),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// One operand of an `scf.condition` that is a copy made for it: `%dst = memref.alloc`,
+/// `memref.copy %src, %dst`, `scf.condition(…) …, %dst, …`, all in the `before` block,
+/// `%dst` used by nothing else.
+struct ConditionCopy {
+    condition: Op,
+    operand: isize,
+    alloc: Op,
+    copy: Op,
+    source: Val,
+}
+
+impl ConditionCopy {
+    /// Passes the source on instead and erases the copy and its buffer.
+    fn remove(&self) {
+        // SAFETY: live ops; the condition operand is replaced first, so the buffer's only
+        // remaining use is the copy, erased before the alloc.
+        unsafe {
+            mlirOperationSetOperand(self.condition, self.operand, self.source);
+            ir::erase(self.copy);
+            ir::erase(self.alloc);
+        }
+    }
+}
+
+fn copies_before_condition(while_op: Op) -> Vec<ConditionCopy> {
+    let before = ir::first_block(ir::region(while_op, 0));
+    let condition = ir::terminator(before);
+    let mut found = Vec::new();
+    for (index, value) in ir::operands(condition).into_iter().enumerate() {
+        let Some(alloc) = ir::defining_op(value) else { continue };
+        if ir::op_name(alloc) != "memref.alloc" || !in_block(alloc, before) {
+            continue;
+        }
+        let uses = ir::uses(value);
+        let copy = uses.iter().find(|(user, at)| ir::op_name(*user) == "memref.copy" && *at == 1).map(|(u, _)| *u);
+        let Some(copy) = copy else { continue };
+        let only_these =
+            uses.len() == 2 && uses.iter().any(|(user, at)| ir::same_op(*user, condition) && *at == index as isize);
+        let source = ir::operands(copy)[0];
+        if only_these && in_block(copy, before) && ir::same_type(ir::value_type(source), ir::value_type(value)) {
+            found.push(ConditionCopy { condition, operand: index as isize, alloc, copy, source });
+        }
+    }
+    found
+}
+
+/// Why the copies of `while_op` must stay, if they must (conditions 1–4 of the module doc).
+fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<(), String> {
+    let body = ir::first_block(ir::region(function, 0));
+    if !in_block(while_op, body) {
+        return Err("the loop is not in its function's top-level block".into());
+    }
+    // 1. Inside the loop: only buffers allocated inside it are written.
+    for op in ir::collect(while_op, |op| !ir::same_op(op, while_op)) {
+        for target in summaries.written_by(op) {
+            let inside = match target {
+                Target::Buffer(Origin::Alloc(alloc)) => ir::is_within(alloc, while_op),
+                _ => false,
+            };
+            if !inside {
+                return Err(format!("'{}' inside the loop may write a buffer allocated outside it", ir::op_name(op)));
+            }
+        }
+    }
+    // 2. Every init is allocated by the function.
+    let mut inits = Vec::new();
+    for init in ir::operands(while_op).into_iter().filter(|v| is_memref(*v)) {
+        match origin(init) {
+            Origin::Alloc(alloc) => inits.push(alloc),
+            _ => return Err("an init of the loop is not a buffer the function allocates".into()),
+        }
+    }
+    // 3. After the loop: no write to an init, a result, or a buffer of unknown origin.
+    let after: Vec<Op> = ir::block_ops(body)
+        .into_iter()
+        .skip_while(|op| !ir::same_op(*op, while_op))
+        .skip(1)
+        .flat_map(|top| ir::collect(top, |_| true))
+        .collect();
+    for op in after {
+        for target in summaries.written_by(op) {
+            let harmless = match target {
+                Target::Buffer(Origin::Alloc(alloc)) => !inits.iter().any(|i| ir::same_op(*i, alloc)),
+                Target::Buffer(Origin::Argument(_)) => true,
+                _ => false,
+            };
+            if !harmless {
+                return Err(format!("'{}' after the loop may write an array the loop carried", ir::op_name(op)));
+            }
+        }
+    }
+    // 4. At most one result leaves through anything but reads.
+    let escaping = ir::results(while_op)
+        .into_iter()
+        .filter(|r| is_memref(*r) && ir::uses(*r).iter().any(|(user, _)| !READS.contains(&ir::op_name(*user).as_str())))
+        .count();
+    if escaping > 1 {
+        return Err(format!("{escaping} results of the loop are used by more than reads"));
+    }
+    Ok(())
+}
+
+/// Where a buffer comes from, as far as a walk back through views sees.
+#[derive(Clone, Copy)]
+enum Origin {
+    /// A `memref.alloc` or `memref.alloca` (the op).
+    Alloc(Op),
+    /// Argument i of the function's entry block.
+    Argument(usize),
+    /// Anything else: a region argument, a loop or call result, a global.
+    Unknown,
+}
+
+fn origin(buffer: Val) -> Origin {
+    let base = root(buffer);
+    if let Some(op) = ir::defining_op(base) {
+        return match ir::op_name(op).as_str() {
+            "memref.alloc" | "memref.alloca" => Origin::Alloc(op),
+            _ => Origin::Unknown,
+        };
+    }
+    // SAFETY: a block argument of a live block.
+    let (block, owner) = unsafe {
+        let block = mlirBlockArgumentGetOwner(base);
+        (block, mlirBlockGetParentOperation(block))
+    };
+    let entry_of_function = !owner.ptr.is_null()
+        && ir::op_name(owner) == "func.func"
+        && ir::same_block(block, ir::first_block(ir::region(owner, 0)));
+    if entry_of_function {
+        // SAFETY: a block argument.
+        Origin::Argument(unsafe { mlirBlockArgumentGetArgNumber(base) } as usize)
+    } else {
+        Origin::Unknown
+    }
+}
+
+/// What an op may write.
+#[derive(Clone, Copy)]
+enum Target {
+    Buffer(Origin),
+    /// Memory the analysis cannot name (an unknown callee, a write inside a callee to
+    /// something it did not allocate and was not passed).
+    Anything,
+}
+
+/// Uses that only read a buffer, or only its shape or address.
+const READS: &[&str] = &[
+    "memref.load",
+    "memref.dim",
+    "memref.extract_strided_metadata",
+    "memref.extract_aligned_pointer_as_index",
+    "vector.load",
+    "vector.transfer_read",
+    "vector.maskedload",
+    "vector.gather",
+];
+
+/// Ops that pass a buffer on without touching it: whatever they pass it to is a region
+/// argument or a result, whose writes count as writes of unknown origin.
+const FORWARDS: &[&str] = &[
+    "scf.yield",
+    "scf.condition",
+    "scf.for",
+    "scf.while",
+    "scf.if",
+    "scf.parallel",
+    "scf.reduce",
+    "scf.execute_region",
+    "func.return",
+    "memref.cast",
+    "memref.subview",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.view",
+    "memref.transpose",
+    "memref.memory_space_cast",
+    "memref.assume_alignment",
+];
+
+/// Per function: which of its arguments it may write (directly or through its calls),
+/// and whether it may write anything else it did not allocate.
+struct Summaries<'f> {
+    functions: &'f [Op],
+    known: HashMap<String, Option<Summary>>,
+}
+
+#[derive(Clone)]
+struct Summary {
+    arguments: Vec<usize>,
+    anything: bool,
+}
+
+impl Summaries<'_> {
+    /// The buffers `op` itself may write (not counting ops nested in it; a call counts
+    /// its callee's writes).
+    fn written_by(&mut self, op: Op) -> Vec<Target> {
+        let name = ir::op_name(op);
+        let operands = ir::operands(op);
+        if name == "func.call" {
+            let summary = self.summary(&callee(op));
+            if summary.anything {
+                return vec![Target::Anything];
+            }
+            return summary
+                .arguments
+                .iter()
+                .filter_map(|i| operands.get(*i))
+                .map(|v| Target::Buffer(origin(*v)))
+                .collect();
+        }
+        if name.starts_with("func.call") || name == "llvm.call" {
+            return vec![Target::Anything];
+        }
+        if READS.contains(&name.as_str()) || FORWARDS.contains(&name.as_str()) {
+            return Vec::new();
+        }
+        let copy_source = |index: usize| name == "memref.copy" && index == 0;
+        operands
+            .iter()
+            .enumerate()
+            .filter(|(index, v)| is_memref(**v) && !copy_source(*index))
+            .map(|(_, v)| Target::Buffer(origin(*v)))
+            .collect()
+    }
+
+    /// The summary of function `symbol`; a function without a body, not in the module, or
+    /// reached again while its own summary is being made (recursion) may write anything.
+    fn summary(&mut self, symbol: &str) -> Summary {
+        let anything = Summary { arguments: Vec::new(), anything: true };
+        match self.known.get(symbol) {
+            Some(Some(done)) => return done.clone(),
+            Some(None) => return anything,
+            None => {}
+        }
+        let Some(function) =
+            self.functions.iter().copied().find(|f| string_attribute(*f, "sym_name").as_deref() == Some(symbol))
+        else {
+            return anything;
+        };
+        if !has_body(function) {
+            return anything;
+        }
+        self.known.insert(symbol.to_owned(), None);
+        let mut summary = Summary { arguments: Vec::new(), anything: false };
+        for op in ir::collect(function, |op| !ir::same_op(op, function)) {
+            for target in self.written_by(op) {
+                match target {
+                    Target::Buffer(Origin::Alloc(_)) => {}
+                    Target::Buffer(Origin::Argument(i)) => {
+                        if !summary.arguments.contains(&i) {
+                            summary.arguments.push(i)
+                        }
+                    }
+                    Target::Buffer(Origin::Unknown) | Target::Anything => summary.anything = true,
+                }
+            }
+        }
+        self.known.insert(symbol.to_owned(), Some(summary.clone()));
+        summary
+    }
+}
+
+fn in_block(op: Op, block: MlirBlock) -> bool {
+    // SAFETY: a live op.
+    ir::same_block(unsafe { mlirOperationGetBlock(op) }, block)
+}
+
+fn is_memref(value: Val) -> bool {
+    // SAFETY: a live value's type.
+    unsafe { mlirTypeIsAMemRef(ir::value_type(value)) }
+}
+
+fn has_body(function: Op) -> bool {
+    // SAFETY: a func.func has one region.
+    unsafe { !mlirRegionGetFirstBlock(ir::region(function, 0)).ptr.is_null() }
+}
+
+fn string_attribute(op: Op, name: &str) -> Option<String> {
+    ir::string_attribute_inherent(op, name)
+}
+
+fn callee(call: Op) -> String {
+    // SAFETY: a live func.call.
+    unsafe { OperationRef::from_raw(call) }
+        .attribute("callee")
+        .ok()
+        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+        .unwrap_or_default()
+}
