@@ -21,8 +21,11 @@
 //
 // And it computes what it did with the copies: the bundled inputs (a graph the search
 // crosses in several iterations) through the interpreter, the compiled unfused and the
-// compiled fused programs; likewise the sieve, whose loop keeps its previous primes.
+// compiled fused programs (sequential, on OpenMP threads, and as GPU kernels emulated on
+// the CPU); likewise the sieve, whose loop keeps its previous primes.
 // RUN: fuse-opt %examples/seed004_bfs.mlir --run --check --function=bfs | FileCheck %s --check-prefix=RUN-BFS
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed004_bfs.mlir --run --check --openmp --function=bfs 2>/dev/null | FileCheck %s --check-prefix=RUN-BFS
+// RUN: fuse-opt %examples/seed004_bfs.mlir --run --check --gpu-sim --function=bfs 2>/dev/null | FileCheck %s --check-prefix=RUN-BFS
 // RUN-BFS: @bfs: match (interpreter, unfused, fused)
 // RUN: fuse-opt %examples/seed004_sieve.mlir --run --check --function=primes | FileCheck %s --check-prefix=RUN-SIEVE
 // RUN-SIEVE: @primes: match (interpreter, unfused, fused)
