@@ -287,3 +287,27 @@ pub fn int_constant(v: Val) -> Option<i64> {
     let op = defining_op(v)?;
     (op_name(op) == "arith.constant").then(|| int_attribute_inherent(op, "value")).flatten()
 }
+
+/// Whether `value` is a memref.
+pub fn is_memref(value: Val) -> bool {
+    // SAFETY: a live value's type.
+    unsafe { mlirTypeIsAMemRef(value_type(value)) }
+}
+
+/// Whether the `func.func` `function` has a body (is not a declaration).
+pub fn has_body(function: Op) -> bool {
+    // SAFETY: a func.func has one region.
+    unsafe { !mlirRegionGetFirstBlock(region(function, 0)).ptr.is_null() }
+}
+
+/// The symbol a `func.call` calls (empty if it has none).
+pub fn callee(call: Op) -> String {
+    use melior::ir::operation::OperationLike;
+    // SAFETY: a live func.call.
+    unsafe { melior::ir::OperationRef::from_raw(call) }
+        .attribute("callee")
+        .ok()
+        .and_then(|a| melior::ir::attribute::FlatSymbolRefAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+        .unwrap_or_default()
+}

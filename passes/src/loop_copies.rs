@@ -45,7 +45,7 @@ use crate::ir::{self, Op, Val};
 use crate::parallel_forms::accesses::root;
 use melior::{
     Context,
-    ir::{Location, OperationRef, attribute::FlatSymbolRefAttribute, operation::OperationLike},
+    ir::{Location, OperationRef},
 };
 use mlir_sys::*;
 use std::collections::HashMap;
@@ -68,7 +68,7 @@ fn run<'c>(_: &'c Context, module: OperationRef<'c, '_>, _: &PassOptions) -> Res
         .collect();
     let mut summaries = Summaries { functions: &functions, known: HashMap::new() };
     for function in &functions {
-        if !has_body(*function) {
+        if !ir::has_body(*function) {
             continue;
         }
         for while_op in ir::collect(*function, |op| ir::op_name(op) == "scf.while") {
@@ -164,7 +164,7 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
     }
     // 2. Every init is allocated by the function.
     let mut inits = Vec::new();
-    for init in ir::operands(while_op).into_iter().filter(|v| is_memref(*v)) {
+    for init in ir::operands(while_op).into_iter().filter(|v| ir::is_memref(*v)) {
         match origin(init) {
             Origin::Alloc(alloc) => inits.push(alloc),
             _ => return Err("an init of the loop is not a buffer the function allocates".into()),
@@ -192,7 +192,9 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
     // 4. At most one result leaves through anything but reads.
     let escaping = ir::results(while_op)
         .into_iter()
-        .filter(|r| is_memref(*r) && ir::uses(*r).iter().any(|(user, _)| !READS.contains(&ir::op_name(*user).as_str())))
+        .filter(|r| {
+            ir::is_memref(*r) && ir::uses(*r).iter().any(|(user, _)| !READS.contains(&ir::op_name(*user).as_str()))
+        })
         .count();
     if escaping > 1 {
         return Err(format!("{escaping} results of the loop are used by more than reads"));
@@ -299,7 +301,7 @@ impl Summaries<'_> {
         let name = ir::op_name(op);
         let operands = ir::operands(op);
         if name == "func.call" {
-            let summary = self.summary(&callee(op));
+            let summary = self.summary(&ir::callee(op));
             if summary.anything {
                 return vec![Target::Anything];
             }
@@ -320,7 +322,7 @@ impl Summaries<'_> {
         operands
             .iter()
             .enumerate()
-            .filter(|(index, v)| is_memref(**v) && !copy_source(*index))
+            .filter(|(index, v)| ir::is_memref(**v) && !copy_source(*index))
             .map(|(_, v)| Target::Buffer(origin(*v)))
             .collect()
     }
@@ -334,12 +336,15 @@ impl Summaries<'_> {
             Some(None) => return anything,
             None => {}
         }
-        let Some(function) =
-            self.functions.iter().copied().find(|f| string_attribute(*f, "sym_name").as_deref() == Some(symbol))
+        let Some(function) = self
+            .functions
+            .iter()
+            .copied()
+            .find(|f| ir::string_attribute_inherent(*f, "sym_name").as_deref() == Some(symbol))
         else {
             return anything;
         };
-        if !has_body(function) {
+        if !ir::has_body(function) {
             return anything;
         }
         self.known.insert(symbol.to_owned(), None);
@@ -365,28 +370,4 @@ impl Summaries<'_> {
 fn in_block(op: Op, block: MlirBlock) -> bool {
     // SAFETY: a live op.
     ir::same_block(unsafe { mlirOperationGetBlock(op) }, block)
-}
-
-fn is_memref(value: Val) -> bool {
-    // SAFETY: a live value's type.
-    unsafe { mlirTypeIsAMemRef(ir::value_type(value)) }
-}
-
-fn has_body(function: Op) -> bool {
-    // SAFETY: a func.func has one region.
-    unsafe { !mlirRegionGetFirstBlock(ir::region(function, 0)).ptr.is_null() }
-}
-
-fn string_attribute(op: Op, name: &str) -> Option<String> {
-    ir::string_attribute_inherent(op, name)
-}
-
-fn callee(call: Op) -> String {
-    // SAFETY: a live func.call.
-    unsafe { OperationRef::from_raw(call) }
-        .attribute("callee")
-        .ok()
-        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
-        .unwrap_or_default()
 }

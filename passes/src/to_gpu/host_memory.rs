@@ -33,7 +33,7 @@ use melior::{
     Context,
     ir::{
         Attribute, Identifier, Location, OperationRef, Type,
-        attribute::{DenseI32ArrayAttribute, FlatSymbolRefAttribute, StringAttribute},
+        attribute::{DenseI32ArrayAttribute, StringAttribute},
         operation::OperationLike,
     },
 };
@@ -68,7 +68,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, _: &PassOptions) 
     let module = module.to_raw();
     let functions: Vec<Op> = ir::block_ops(ir::first_block(ir::region(module, 0)))
         .into_iter()
-        .filter(|op| ir::op_name(*op) == "func.func" && has_body(*op))
+        .filter(|op| ir::op_name(*op) == "func.func" && ir::has_body(*op))
         .collect();
     let private: Vec<String> = functions.iter().filter(|f| is_private(**f)).map(|f| symbol(*f)).collect();
     for function in functions {
@@ -122,7 +122,7 @@ fn place(b: &Builder, function: Op, private: &[String]) -> Result<(), (Op, Strin
     }
     if !is_private(function) {
         for argument in ir::block_arguments(body) {
-            if !is_memref(argument) {
+            if !ir::is_memref(argument) {
                 continue;
             }
             let writes = written(argument);
@@ -135,7 +135,7 @@ fn place(b: &Builder, function: Op, private: &[String]) -> Result<(), (Op, Strin
         let mut results: Vec<Val> = ir::operands(exit);
         let mut freed: Vec<Val> = Vec::new();
         for result in results.iter_mut() {
-            if !is_memref(*result) {
+            if !ir::is_memref(*result) {
                 continue;
             }
             let managed = *result;
@@ -159,12 +159,12 @@ fn place(b: &Builder, function: Op, private: &[String]) -> Result<(), (Op, Strin
     }
     // Results of calls of functions that return the caller's kind of memory.
     for op in calls {
-        if private.contains(&callee(op)) {
+        if private.contains(&ir::callee(op)) {
             continue;
         }
         let after = ir::next_in_block(op);
         for result in ir::results(op) {
-            if !is_memref(result) {
+            if !ir::is_memref(result) {
                 continue;
             }
             managed_copy_of(b, after, result);
@@ -308,16 +308,6 @@ fn used_by_kernels(op: Op, launches: &[Op]) -> bool {
     ir::results(op).into_iter().flat_map(ir::uses).any(|(user, _)| launches.iter().any(|l| ir::is_within(user, *l)))
 }
 
-fn is_memref(value: Val) -> bool {
-    // SAFETY: a live value's type.
-    unsafe { mlirTypeIsAMemRef(ir::value_type(value)) }
-}
-
-fn has_body(function: Op) -> bool {
-    // SAFETY: a func.func has one region.
-    unsafe { !mlirRegionGetFirstBlock(ir::region(function, 0)).ptr.is_null() }
-}
-
 fn string_attribute(op: Op, name: &str) -> Option<String> {
     // SAFETY: a live op.
     unsafe { OperationRef::from_raw(op) }
@@ -333,14 +323,4 @@ fn symbol(function: Op) -> String {
 
 fn is_private(function: Op) -> bool {
     string_attribute(function, "sym_visibility").as_deref() == Some("private")
-}
-
-fn callee(call: Op) -> String {
-    // SAFETY: a live func.call.
-    unsafe { OperationRef::from_raw(call) }
-        .attribute("callee")
-        .ok()
-        .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
-        .map(|s| s.value().to_owned())
-        .unwrap_or_default()
 }
