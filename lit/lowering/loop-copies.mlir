@@ -208,3 +208,31 @@ func.func @returnsBoth(%n: index) -> (memref<?xi64>, memref<?xi64>) {
   }
   return %r#0, %r#1 : memref<?xi64>, memref<?xi64>
 }
+
+// REMARK: remark: array-elide-loop-copies: 1 copy of carried arrays before 'scf.condition' stay: 'scf.yield' passes on a buffer that may come from outside the loop
+// CHECK-LABEL: func.func @carriesOuterBuffer(
+// CHECK:         memref.copy
+// CHECK:         scf.condition
+func.func @carriesOuterBuffer(%n: index) -> i64 {
+  %a = memref.alloc(%n) : memref<?xi64>
+  %outer = memref.alloc(%n) : memref<?xi64>
+  %r = scf.while (%x = %a) : (memref<?xi64>) -> memref<?xi64> {
+    %c0 = arith.constant 0 : index
+    %v = memref.load %x[%c0] : memref<?xi64>
+    %zero = arith.constant 0 : i64
+    %go = arith.cmpi eq, %v, %zero : i64
+    %m = memref.dim %x, %c0 : memref<?xi64>
+    %cx = memref.alloc(%m) : memref<?xi64>
+    memref.copy %x, %cx : memref<?xi64> to memref<?xi64>
+    scf.condition(%go) %cx : memref<?xi64>
+  } do {
+  ^bb0(%x: memref<?xi64>):
+    scf.yield %outer : memref<?xi64>
+  }
+  // Without the copy, %r may be %outer itself: this store would change the result.
+  %c0 = arith.constant 0 : index
+  %seven = arith.constant 7 : i64
+  memref.store %seven, %outer[%c0] : memref<?xi64>
+  %first = memref.load %r[%c0] : memref<?xi64>
+  return %first : i64
+}

@@ -24,10 +24,16 @@
 //!    nothing writes it. Writes through region arguments, loop results, call results
 //!    or any other buffer whose allocation the analysis cannot see count as writes to
 //!    anything.
-//! 2. Every init of the loop is a buffer the function itself allocates (not an argument,
-//!    which the caller may read or own, and not a constant global), so the loop's
-//!    results, which may now be those very buffers, stay within the function's own
-//!    allocations (the deallocation pipeline then frees each once).
+//! 2. Every buffer the loop carries is one the function allocates: every init is a
+//!    `memref.alloc` of the function (not an argument, which the caller may read or own,
+//!    and not a constant global), and every value the regions pass on (`scf.condition`,
+//!    `scf.yield`) is a buffer allocated inside the loop, one of the loop's own region
+//!    arguments, or the result of a call that returns a new buffer or one of those
+//!    (per callee: which of its results are new, which are its arguments). So the
+//!    loop's results, which may now be those very buffers, stay within the function's
+//!    own allocations (the deallocation pipeline then frees each once), and no buffer
+//!    reachable otherwise (an argument, an array the function computed before the loop)
+//!    is ever carried.
 //! 3. After the loop (the loop must be in the function's top-level block), nothing
 //!    writes an init, a result of the loop, or a buffer whose allocation the analysis
 //!    cannot see.
@@ -162,12 +168,24 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
             }
         }
     }
-    // 2. Every init is allocated by the function.
+    // 2. Every init is allocated by the function, and every value passed on comes from
+    //    inside the loop.
     let mut inits = Vec::new();
     for init in ir::operands(while_op).into_iter().filter(|v| ir::is_memref(*v)) {
         match origin(init) {
             Origin::Alloc(alloc) => inits.push(alloc),
             _ => return Err("an init of the loop is not a buffer the function allocates".into()),
+        }
+    }
+    for r in 0..2 {
+        let terminator = ir::terminator(ir::first_block(ir::region(while_op, r)));
+        for value in ir::operands(terminator).into_iter().filter(|v| ir::is_memref(*v)) {
+            if !summaries.from_inside(value, while_op) {
+                return Err(format!(
+                    "'{}' passes on a buffer that may come from outside the loop",
+                    ir::op_name(terminator)
+                ));
+            }
         }
     }
     // 3. After the loop: no write to an init, a result, or a buffer of unknown origin.
@@ -290,8 +308,20 @@ struct Summaries<'f> {
 
 #[derive(Clone)]
 struct Summary {
+    /// The arguments it may write.
     arguments: Vec<usize>,
+    /// Whether it may write anything else it did not allocate.
     anything: bool,
+    /// Per result: `Returned::New` (a buffer it allocated), `Returned::Argument(i)` (its
+    /// argument i, through views at most) or `Returned::Unknown`.
+    returns: Vec<Returned>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Returned {
+    New,
+    Argument(usize),
+    Unknown,
 }
 
 impl Summaries<'_> {
@@ -330,7 +360,7 @@ impl Summaries<'_> {
     /// The summary of function `symbol`; a function without a body, not in the module, or
     /// reached again while its own summary is being made (recursion) may write anything.
     fn summary(&mut self, symbol: &str) -> Summary {
-        let anything = Summary { arguments: Vec::new(), anything: true };
+        let anything = Summary { arguments: Vec::new(), anything: true, returns: Vec::new() };
         match self.known.get(symbol) {
             Some(Some(done)) => return done.clone(),
             Some(None) => return anything,
@@ -348,7 +378,7 @@ impl Summaries<'_> {
             return anything;
         }
         self.known.insert(symbol.to_owned(), None);
-        let mut summary = Summary { arguments: Vec::new(), anything: false };
+        let mut summary = Summary { arguments: Vec::new(), anything: false, returns: Vec::new() };
         for op in ir::collect(function, |op| !ir::same_op(op, function)) {
             for target in self.written_by(op) {
                 match target {
@@ -362,8 +392,46 @@ impl Summaries<'_> {
                 }
             }
         }
+        let returns = ir::collect(function, |op| ir::op_name(op) == "func.return");
+        if let [exit] = returns[..] {
+            summary.returns = ir::operands(exit)
+                .into_iter()
+                .map(|v| match origin(v) {
+                    Origin::Alloc(alloc) if ir::op_name(alloc) == "memref.alloc" => Returned::New,
+                    Origin::Argument(i) => Returned::Argument(i),
+                    _ => Returned::Unknown,
+                })
+                .collect();
+        }
         self.known.insert(symbol.to_owned(), Some(summary.clone()));
         summary
+    }
+
+    /// Whether buffer `value`, used inside `while_op`, is one allocated inside it, one of
+    /// its region arguments, or the result of a call inside it that returns a new buffer
+    /// or one of its operands that is such a buffer (condition 2 of the module doc).
+    fn from_inside(&mut self, value: Val, while_op: Op) -> bool {
+        let base = root(value);
+        match ir::defining_op(base) {
+            Some(op) if ir::op_name(op) == "memref.alloc" => ir::is_within(op, while_op),
+            Some(op) if ir::op_name(op) == "func.call" && ir::is_within(op, while_op) => {
+                let index = ir::results(op).iter().position(|r| ir::same_value(*r, base)).expect("a result of op");
+                let summary = self.summary(&ir::callee(op));
+                match summary.returns.get(index) {
+                    Some(Returned::New) => true,
+                    Some(Returned::Argument(i)) => {
+                        ir::operands(op).get(*i).is_some_and(|operand| self.from_inside(*operand, while_op))
+                    }
+                    _ => false,
+                }
+            }
+            Some(_) => false,
+            None => {
+                // SAFETY: a block argument of a live block.
+                let owner = unsafe { mlirBlockGetParentOperation(mlirBlockArgumentGetOwner(base)) };
+                !owner.ptr.is_null() && ir::same_op(owner, while_op)
+            }
+        }
     }
 }
 
