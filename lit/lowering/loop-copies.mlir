@@ -236,3 +236,27 @@ func.func @carriesOuterBuffer(%n: index) -> i64 {
   %first = memref.load %r[%c0] : memref<?xi64>
   return %first : i64
 }
+
+// REMARK: remark: array-elide-loop-copies: 1 copy of carried arrays before 'scf.condition' stay: an init of the loop is used after it by more than reads
+// CHECK-LABEL: func.func @returnsInitToo(
+// CHECK:         memref.copy
+// CHECK:         scf.condition
+func.func @returnsInitToo(%n: index) -> (memref<?xi64>, memref<?xi64>) {
+  %a = memref.alloc(%n) : memref<?xi64>
+  %r = scf.while (%x = %a) : (memref<?xi64>) -> memref<?xi64> {
+    %c0 = arith.constant 0 : index
+    %v = memref.load %x[%c0] : memref<?xi64>
+    %zero = arith.constant 0 : i64
+    %go = arith.cmpi eq, %v, %zero : i64
+    %m = memref.dim %x, %c0 : memref<?xi64>
+    %cx = memref.alloc(%m) : memref<?xi64>
+    memref.copy %x, %cx : memref<?xi64> to memref<?xi64>
+    scf.condition(%go) %cx : memref<?xi64>
+  } do {
+  ^bb0(%x: memref<?xi64>):
+    %next = func.call @step(%x) : (memref<?xi64>) -> memref<?xi64>
+    scf.yield %next : memref<?xi64>
+  }
+  // Without the copy, a loop that does not run returns %a twice.
+  return %r, %a : memref<?xi64>, memref<?xi64>
+}

@@ -37,8 +37,10 @@
 //! 3. After the loop (the loop must be in the function's top-level block), nothing
 //!    writes an init, a result of the loop, or a buffer whose allocation the analysis
 //!    cannot see.
-//! 4. At most one result of the loop is used by anything but reads: results may now
-//!    share a buffer, and two of them returned would hand the caller one buffer twice.
+//! 4. At most one result of the loop is used by anything but reads, and no init is used
+//!    after the loop by anything but reads: results may now share a buffer with each
+//!    other and with an init, and two of them returned would hand the caller one buffer
+//!    twice.
 //!
 //! Then every buffer holds the same values from the time it is carried until it is
 //! freed, and a copy of it cannot be told apart from it. The pass runs between
@@ -216,6 +218,22 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
         .count();
     if escaping > 1 {
         return Err(format!("{escaping} results of the loop are used by more than reads"));
+    }
+    let after_loop = |user: Op| {
+        ir::block_ops(body)
+            .into_iter()
+            .skip_while(|op| !ir::same_op(*op, while_op))
+            .skip(1)
+            .any(|top| ir::is_within(user, top))
+    };
+    for alloc in &inits {
+        let used_after = ir::results(*alloc)
+            .into_iter()
+            .flat_map(ir::uses)
+            .any(|(user, _)| after_loop(user) && !READS.contains(&ir::op_name(user).as_str()));
+        if used_after {
+            return Err("an init of the loop is used after it by more than reads".into());
+        }
     }
     Ok(())
 }
