@@ -191,13 +191,8 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
         }
     }
     // 3. After the loop: no write to an init, a result, or a buffer of unknown origin.
-    let after: Vec<Op> = ir::block_ops(body)
-        .into_iter()
-        .skip_while(|op| !ir::same_op(*op, while_op))
-        .skip(1)
-        .flat_map(|top| ir::collect(top, |_| true))
-        .collect();
-    for op in after {
+    let after: Vec<Op> = ir::block_ops(body).into_iter().skip_while(|op| !ir::same_op(*op, while_op)).skip(1).collect();
+    for op in after.iter().flat_map(|top| ir::collect(*top, |_| true)) {
         for target in summaries.written_by(op) {
             let harmless = match target {
                 Target::Buffer(Origin::Alloc(alloc)) => !inits.iter().any(|i| ir::same_op(*i, alloc)),
@@ -219,13 +214,7 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
     if escaping > 1 {
         return Err(format!("{escaping} results of the loop are used by more than reads"));
     }
-    let after_loop = |user: Op| {
-        ir::block_ops(body)
-            .into_iter()
-            .skip_while(|op| !ir::same_op(*op, while_op))
-            .skip(1)
-            .any(|top| ir::is_within(user, top))
-    };
+    let after_loop = |user: Op| after.iter().any(|top| ir::is_within(user, *top));
     for alloc in &inits {
         let used_after = ir::results(*alloc)
             .into_iter()
