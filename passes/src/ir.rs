@@ -311,3 +311,17 @@ pub fn callee(call: Op) -> String {
         .map(|s| s.value().to_owned())
         .unwrap_or_default()
 }
+
+/// The `memref` ops whose result is a view of their first operand: the same memory,
+/// seen through another shape, layout or type.
+pub const VIEW_OPS: &[&str] = &[
+    "memref.cast",
+    "memref.subview",
+    "memref.reinterpret_cast",
+    "memref.collapse_shape",
+    "memref.expand_shape",
+    "memref.view",
+    "memref.transpose",
+    "memref.memory_space_cast",
+    "memref.assume_alignment",
+];

@@ -283,8 +283,9 @@ const READS: &[&str] = &[
     "vector.gather",
 ];
 
-/// Ops that pass a buffer on without touching it: whatever they pass it to is a region
-/// argument or a result, whose writes count as writes of unknown origin.
+/// Ops that pass a buffer on without touching it (besides the views, `ir::VIEW_OPS`):
+/// whatever they pass it to is a region argument or a result, whose writes count as
+/// writes of unknown origin.
 const FORWARDS: &[&str] = &[
     "scf.yield",
     "scf.condition",
@@ -295,15 +296,6 @@ const FORWARDS: &[&str] = &[
     "scf.reduce",
     "scf.execute_region",
     "func.return",
-    "memref.cast",
-    "memref.subview",
-    "memref.reinterpret_cast",
-    "memref.collapse_shape",
-    "memref.expand_shape",
-    "memref.view",
-    "memref.transpose",
-    "memref.memory_space_cast",
-    "memref.assume_alignment",
 ];
 
 /// Per function: which of its arguments it may write (directly or through its calls),
@@ -352,7 +344,8 @@ impl Summaries<'_> {
         if name.starts_with("func.call") || name == "llvm.call" {
             return vec![Target::Anything];
         }
-        if READS.contains(&name.as_str()) || FORWARDS.contains(&name.as_str()) {
+        if READS.contains(&name.as_str()) || FORWARDS.contains(&name.as_str()) || ir::VIEW_OPS.contains(&name.as_str())
+        {
             return Vec::new();
         }
         let copy_source = |index: usize| name == "memref.copy" && index == 0;

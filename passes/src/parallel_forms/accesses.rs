@@ -105,18 +105,7 @@ fn allowed(op: Op) -> bool {
 pub(crate) fn root(buffer: Val) -> Val {
     let mut current = buffer;
     while let Some(d) = ir::defining_op(current) {
-        let view = matches!(
-            ir::op_name(d).as_str(),
-            "memref.cast"
-                | "memref.subview"
-                | "memref.reinterpret_cast"
-                | "memref.collapse_shape"
-                | "memref.expand_shape"
-                | "memref.view"
-                | "memref.transpose"
-                | "memref.memory_space_cast"
-                | "memref.assume_alignment"
-        );
+        let view = ir::VIEW_OPS.contains(&ir::op_name(d).as_str());
         if !view {
             break;
         }

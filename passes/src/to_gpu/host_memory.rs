@@ -49,17 +49,6 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     run,
 };
 
-/// Ops through which a buffer is seen as another value (the same memory).
-const VIEWS: &[&str] = &[
-    "memref.cast",
-    "memref.subview",
-    "memref.reinterpret_cast",
-    "memref.collapse_shape",
-    "memref.expand_shape",
-    "memref.transpose",
-    "memref.view",
-];
-
 /// Uses that only read a buffer (or only its shape or address).
 const READS: &[&str] =
     &["memref.load", "memref.dim", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index"];
@@ -286,7 +275,7 @@ fn identity_layout(t: MlirType) -> MlirType {
 fn written(buffer: Val) -> bool {
     ir::uses(buffer).into_iter().any(|(user, index)| {
         let name = ir::op_name(user);
-        if VIEWS.contains(&name.as_str()) {
+        if ir::VIEW_OPS.contains(&name.as_str()) {
             return ir::results(user).into_iter().any(written);
         }
         let last = ir::operands(user).len() as isize - 1;
@@ -299,7 +288,7 @@ fn written(buffer: Val) -> bool {
 /// The buffer `value` is a view of (itself if it is no view).
 fn root_buffer(value: Val) -> Val {
     match ir::defining_op(value) {
-        Some(op) if VIEWS.contains(&ir::op_name(op).as_str()) => root_buffer(ir::operands(op)[0]),
+        Some(op) if ir::VIEW_OPS.contains(&ir::op_name(op).as_str()) => root_buffer(ir::operands(op)[0]),
         _ => value,
     }
 }
