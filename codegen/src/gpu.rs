@@ -217,6 +217,9 @@ pub fn compile_gpu(
         ));
     }
     let host = module.as_operation().to_string();
+    // `_mlir_ciface_<name>` wrappers, as in the CPU's ahead-of-time output: what a C caller of
+    // `host.ll` links against (`scripts/gpu-hardware/run.py` calls them).
+    crate::aot::mark_c_interface(context, module);
     run_pipeline_with_diagnostics(context, module, &format!("builtin.module({HOST_TO_LLVM})"))?;
     if let Some(op) = first_op_named(module, |n| {
         !(n.starts_with("llvm.") || matches!(n, "builtin.module" | "gpu.binary" | "gpu.launch_func"))
