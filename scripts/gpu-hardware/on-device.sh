@@ -17,7 +17,7 @@ if [ -z "$sanitizer" ]; then
     exit $status
 fi
 for tool in memcheck racecheck; do
-    timeout 240 "$sanitizer" --tool "$tool" --print-limit 20 --error-exitcode 3 \
+    timeout 120 "$sanitizer" --tool "$tool" --print-limit 20 --error-exitcode 3 \
         python3 scripts/gpu-hardware/run.py .gpu-hardware fused 'expand-*' >"$out/$tool.txt" 2>&1
     echo "$tool: exit $? ($(grep -c 'match ' "$out/$tool.txt") calls matched); $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/$tool.txt" | tail -1)"
 done
