@@ -11,7 +11,7 @@
 //! `fuse-opt --emit-clustering=json`, or Graphviz when FILE ends in `.dot`) is written to FILE.
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
-use crate::extract;
+use crate::{extract, recompute};
 use array_dialect::source::file_line_col;
 use array_dialect::view::attribute;
 use fusion_analysis::cost::CostFunction;
@@ -52,6 +52,11 @@ pub static DEFINITION: PassDefinition = PassDefinition {
             name: "cost",
             description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes, max-locality (seed 003 Def. 20; no ILP formulation: strategy=bohrium-optimal or a baseline)",
             default: || CostFunction::default().to_string(),
+        },
+        PassOption {
+            name: "recompute",
+            description: "Before choosing the clustering, give each in-order consumer of a cheap producer (a map of one input array, or a generate) its own copy instead of a materialised array (passes/src/recompute.rs, where it is proven never to raise the optimum): true or false; only for strategy=ilp and cost models other than robinson and max-locality",
+            default: || "true".into(),
         },
         PassOption {
             name: "time-limit",
@@ -202,6 +207,20 @@ fn blocks_of<'c, 'a>(function: OperationRef<'c, 'a>) -> Vec<(String, BlockRef<'c
 
 fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassOptions) -> Result<(), PassFailed> {
     let (analysis, cost_text) = parse_options(function, options)?;
+    let recompute = match options.get("recompute") {
+        "true" | "1" => true,
+        "false" | "0" => false,
+        other => {
+            emit_error(
+                function.location(),
+                &format!("array-fusion-analysis: option 'recompute' must be true or false, got '{other}'"),
+            );
+            return Err(PassFailed);
+        }
+    };
+    if recompute && recomputation_keeps_the_optimum(&analysis) {
+        recompute::recompute_and_remark(function.to_raw());
+    }
     let mut reports = Vec::new();
     let result = analyse(context, function, &analysis, &cost_text, &mut reports);
     let Some(sink) = options.state::<ReportSink>() else {
@@ -220,6 +239,18 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
         return Err(PassFailed);
     }
     result
+}
+
+/// Whether the proof of [`recompute`] covers this analysis: the ILP's optimum (a baseline
+/// would only be made worse by copies) of a cost function whose models all count
+/// clusters, edges, arrays or reads (not the pairs of `robinson` and `max-locality`),
+/// with no negative weight.
+fn recomputation_keeps_the_optimum(analysis: &AnalysisOptions) -> bool {
+    use fusion_analysis::cost::CostModel;
+    analysis.strategy == fusion_analysis::baseline::Strategy::Ilp
+        && analysis.cost.terms().iter().all(|(model, weight)| {
+            *weight >= 0.0 && !matches!(model, CostModel::Robinson | CostModel::MaxLocality)
+        })
 }
 
 /// Analyses every block of `function`, records the clustering on its ops and adds the

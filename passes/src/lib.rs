@@ -14,6 +14,7 @@ pub mod index_expr;
 pub mod ir;
 pub mod loop_copies;
 pub mod parallel_forms;
+pub mod recompute;
 pub mod simplify_gathers;
 pub mod summary;
 mod test_summary;
@@ -29,6 +30,7 @@ pub fn register_all_passes() {
         bridge::register(&desugar::DEFINITION);
         bridge::register(&fuse::DEFINITION);
         bridge::register(&simplify_gathers::DEFINITION);
+        bridge::register(&recompute::DEFINITION);
         bridge::register(&to_loops::DEFINITION);
         bridge::register(&parallel_forms::DEFINITION);
         bridge::register(&loop_copies::DEFINITION);

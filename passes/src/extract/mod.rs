@@ -114,6 +114,16 @@ fn array_bytes(ty: Type) -> Option<u64> {
     }
 }
 
+/// `'i` for the i-th copy of a producer made by [`crate::recompute`] (which shares the
+/// original's location, so its source name), else nothing.
+fn copy_suffix(op: OperationRef) -> String {
+    op.attribute(crate::recompute::COPY_ATTRIBUTE)
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map(|i| format!("'{}", i.value()))
+        .unwrap_or_default()
+}
+
 /// Every op nested in `op`'s regions (not `op` itself), and the values they define.
 fn nested<'c, 'a>(op: OperationRef<'c, 'a>, ops: &mut Vec<OperationRef<'c, 'a>>, defined: &mut HashSet<usize>) {
     for region in op.regions() {
@@ -348,15 +358,17 @@ impl<'n, 's> Builder<'n, 's> {
     }
 
     fn node_name(&self, op: OperationRef, index: usize) -> String {
-        if let Some(groups) = self.names.result_groups(op)
+        let name = if let Some(groups) = self.names.result_groups(op)
             && let Some((name, _)) = groups.into_iter().next()
         {
-            return name;
-        }
-        match self.names.location(op.location()) {
-            Some((f, l, c)) => format!("{f}:{l}:{c}"),
-            None => format!("{}#{index}", op_name(op)),
-        }
+            name
+        } else {
+            match self.names.location(op.location()) {
+                Some((f, l, c)) => format!("{f}:{l}:{c}"),
+                None => format!("{}#{index}", op_name(op)),
+            }
+        };
+        format!("{name}{}", copy_suffix(op))
     }
 
     /// Registers the array results of `op`, produced by node `id`.
@@ -365,10 +377,13 @@ impl<'n, 's> Builder<'n, 's> {
             op.results().enumerate().filter(|(_, r)| is_array(*r)).map(|(i, r)| (i, r.into())).collect();
         let single = arrays.len() == 1;
         for (output, (index, value)) in arrays.into_iter().enumerate() {
-            let name = self.names.result_name(op, index).unwrap_or_else(|| {
-                let node = &self.graph.nodes[id.0].name;
-                if single { node.clone() } else { format!("{node}#{output}") }
-            });
+            let name = match self.names.result_name(op, index) {
+                Some(name) => format!("{name}{}", copy_suffix(op)),
+                None => {
+                    let node = &self.graph.nodes[id.0].name;
+                    if single { node.clone() } else { format!("{node}#{output}") }
+                }
+            };
             self.producers.insert(raw(value), (id, output, name));
         }
     }

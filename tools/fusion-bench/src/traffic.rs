@@ -22,7 +22,7 @@
 //!   full extent and the result is marked as an estimate (an upper bound for filters).
 //!
 //! The unfused graph is the program after `array-desugar` (what `Variant::Unfused`
-//! compiles); the fused one after `array-desugar, array-simplify-gathers`, clustered by
+//! compiles); the fused one after `array-desugar, array-simplify-gathers, array-recompute`, clustered by
 //! the analysis with its defaults (what `array-fusion`, hence `Variant::Fused`, does).
 //! Not modelled: caches (an array small enough to stay in cache is still counted), the
 //! write-allocate read of stores, a scatter's copy of its destination, scans' and
@@ -191,7 +191,8 @@ pub fn function_traffic(path: &Path, function: &str, extent: u64) -> Result<Traf
     let context = array_dialect::context();
     let unfused_module = load_after(&context, path, "array-desugar")?;
     let (unfused, estimated) = weighted_graph(&unfused_module, function, extent)?;
-    let fused_module = load_after(&context, path, "array-desugar, array-simplify-gathers")?;
+    // `array-recompute` is what the analysis does first under its default options.
+    let fused_module = load_after(&context, path, "array-desugar, array-simplify-gathers, array-recompute")?;
     let (fused, _) = weighted_graph(&fused_module, function, extent)?;
     let baseline = Clustering::unfused(&unfused);
     let chosen = choose_clustering(&fused, &default_options()).map_err(|e| e.to_string())?.clustering;
