@@ -55,7 +55,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "recompute",
-            description: "Before choosing the clustering, give each in-order consumer of a cheap producer (a map of one input array, or a generate) its own copy instead of a materialised array (passes/src/recompute.rs, where it is proven never to raise the optimum): true or false; only for strategy=ilp and cost models other than robinson and max-locality",
+            description: "Before choosing the clustering, give each in-order consumer of a cheap producer (a map of one input array) its own copy instead of a materialised array (passes/src/recompute.rs, where it is proven never to raise the optimum): true or false; only for strategy=ilp and cost models other than robinson and max-locality",
             default: || "true".into(),
         },
         PassOption {
@@ -248,9 +248,11 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
 fn recomputation_keeps_the_optimum(analysis: &AnalysisOptions) -> bool {
     use fusion_analysis::cost::CostModel;
     analysis.strategy == fusion_analysis::baseline::Strategy::Ilp
-        && analysis.cost.terms().iter().all(|(model, weight)| {
-            *weight >= 0.0 && !matches!(model, CostModel::Robinson | CostModel::MaxLocality)
-        })
+        && analysis
+            .cost
+            .terms()
+            .iter()
+            .all(|(model, weight)| *weight >= 0.0 && !matches!(model, CostModel::Robinson | CostModel::MaxLocality))
 }
 
 /// Analyses every block of `function`, records the clustering on its ops and adds the

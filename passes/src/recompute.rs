@@ -12,10 +12,10 @@
 //! consumers reads a copy of its own, when
 //! 1. `P` is an `array.map` of exactly one array `A` that is not produced in `P`'s block
 //!    (a function argument, a loop's block argument or a value from an enclosing block:
-//!    an input of the block's problem, never a node of it), or an `array.generate`
-//!    (no array input at all);
-//! 2. `P`'s element function reads no array (no `array` op in it, no array captured from
-//!    outside); scalars from outside are allowed;
+//!    an input of the block's problem, never a node of it);
+//! 2. `P`'s element function is made of `arith`, `math`, `complex` and `index` ops only
+//!    (pure: evaluating it again changes nothing) and reads no array (no array captured
+//!    from outside); scalars from outside are allowed;
 //! 3. an element of `A` takes no more bytes than an element of `P` (the `bytes` model);
 //! 4. `P` has at least two consumers, and every use of `P` is the one array operand of an
 //!    `array.map`, `array.fold`, `array.scan` or `array.filter` in `P`'s block (a direct,
@@ -33,7 +33,12 @@
 //!   is the size `c_i` iterates over. It may traverse in either order, so it takes
 //!   `c_i`'s.
 //! * No cost model the ILP formulations minimise is higher for K' than for K:
-//!   - `clusters`: K' has the clusters of K, less `P`'s if it empties;
+//!   - `clusters`: a loop is a group of nodes joined by fused edges and shared reads
+//!     (`cost::clusters`), so copies in different places could split a loop. They do not:
+//!     every copy reads `A`, so consumers that shared `P`'s loop in K share `A`'s read in
+//!     K'. This is why a `generate` is never copied: its copies read nothing, and the
+//!     property test `recomputation_never_raises_the_optimum` found a program where two
+//!     folds of one generate went from one loop to two;
 //!   - `fused-edges`: each pair (`P`, `c_i`) becomes (`P_i`, `c_i`), fused; no other
 //!     pair changes;
 //!   - `intermediate-arrays`, and the writes of `reads-writes` and `bytes`: no copy is
@@ -59,7 +64,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-recompute",
-    description: "Give each in-order consumer of a cheap producer (a map of one input array, or a generate) its own copy instead of a materialised array; array-fusion-analysis does this first (option recompute)",
+    description: "Give each in-order consumer of a cheap producer (a map of one input array) its own copy instead of a materialised array; array-fusion-analysis does this first (option recompute)",
     anchor: Some("func.func"),
     dependent_dialects: &[],
     options: &[],
@@ -80,7 +85,10 @@ pub fn recompute_and_remark(function: Op) {
         let copies = if done.copies == 1 { "copy" } else { "copies" };
         emit_remark(
             location,
-            &format!("array-recompute: recomputed in each of its consumers ({} more {copies}) instead of materialised", done.copies),
+            &format!(
+                "array-recompute: recomputed in each of its consumers ({} more {copies}) instead of materialised",
+                done.copies
+            ),
         );
     }
 }
@@ -150,7 +158,7 @@ fn analysed_blocks(function: Op) -> Vec<MlirBlock> {
     out
 }
 
-/// The consumers of `op`'s result, in order of first use, when `op` meets conditions
+/// The consumers of `op`'s result, in block order, when `op` meets conditions
 /// 1–4 of the module documentation; `None` otherwise.
 fn consumers_if_recomputable(op: Op, block: MlirBlock) -> Option<Vec<Op>> {
     // SAFETY: a live op of the function the pass owns, only read here.
@@ -179,15 +187,16 @@ fn consumers_if_recomputable(op: Op, block: MlirBlock) -> Option<Vec<Op>> {
                 return None;
             }
         }
-        ArrayOp::Generate { .. } => {}
         _ => return None,
     }
-    // Condition 2: the element function reads no array.
-    let reads_array = ir::collect(op, |inner| !ir::same_op(inner, op)).into_iter().any(|inner| {
-        ir::kind(inner).is_some_and(|k| k != OpKind::Yield)
-            || ir::operands(inner).into_iter().any(|v| is_tensor(v) && ir::defined_outside(v, op))
+    // Condition 2: a pure element function that reads no array.
+    let impure_or_reads_array = ir::collect(op, |inner| !ir::same_op(inner, op)).into_iter().any(|inner| {
+        let name = ir::op_name(inner);
+        let pure = ir::kind(inner) == Some(OpKind::Yield)
+            || ["arith.", "math.", "complex.", "index."].iter().any(|d| name.starts_with(d));
+        !pure || ir::operands(inner).into_iter().any(|v| is_tensor(v) && ir::defined_outside(v, op))
     });
-    if reads_array {
+    if impure_or_reads_array {
         return None;
     }
     // Condition 4.
@@ -211,6 +220,17 @@ fn consumers_if_recomputable(op: Op, block: MlirBlock) -> Option<Vec<Op>> {
             consumers.push(user);
         }
     }
+    // In block order (use lists are not): the first consumer keeps the original.
+    // SAFETY: live ops of one block.
+    consumers.sort_by(|a, b| {
+        if ir::same_op(*a, *b) {
+            std::cmp::Ordering::Equal
+        } else if unsafe { mlirOperationIsBeforeInBlock(*a, *b) } {
+            std::cmp::Ordering::Less
+        } else {
+            std::cmp::Ordering::Greater
+        }
+    });
     (consumers.len() >= 2).then_some(consumers)
 }
 
