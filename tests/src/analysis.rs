@@ -82,7 +82,6 @@ fn table_1_1_loop_counts() {
     let path = crate::repo_root().join("examples/seed001_quadtree.mlir");
     let module = array_dialect::source::load_file(&context, &path).unwrap();
     let source = std::fs::read_to_string(&path).unwrap();
-    use melior::ir::operation::OperationLike;
     let mut filters_loops = 0;
     module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         use melior::ir::operation::OperationLike;
@@ -739,7 +738,6 @@ fn recompute_program(seed: u64, ops: usize) -> String {
 
 /// The objective and status the analysis records on `@f` (`array.fusion`).
 fn analysed_objective(source: &str, options: &str) -> (f64, String, String) {
-    use melior::ir::operation::OperationLike;
     fusion_passes::register_all_passes();
     let context = array_dialect::context();
     let mut module = array_dialect::source::parse_source(&context, source, "recompute.mlir")
