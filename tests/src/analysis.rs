@@ -82,6 +82,7 @@ fn table_1_1_loop_counts() {
     let path = crate::repo_root().join("examples/seed001_quadtree.mlir");
     let module = array_dialect::source::load_file(&context, &path).unwrap();
     let source = std::fs::read_to_string(&path).unwrap();
+    use melior::ir::operation::OperationLike;
     let mut filters_loops = 0;
     module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         use melior::ir::operation::OperationLike;
