@@ -162,6 +162,11 @@ pub struct FusionOptions {
     /// Write each block's ILP in CPLEX LP format next to this path (`model.lp` →
     /// `model.<function>.lp`).
     pub dump_ilp: Option<PathBuf>,
+    /// Turns off `array-recompute` (`recompute=false`): every producer is materialised
+    /// once, as in the seeds' model. By default a map of one input array that several
+    /// consumers read in order is copied into each consumer's loop where that cannot
+    /// raise the optimum (`fusion_passes::recompute`).
+    pub no_recomputation: bool,
 }
 
 impl FusionOptions {
@@ -176,6 +181,9 @@ impl FusionOptions {
         ];
         if let Some(path) = &self.dump_ilp {
             options.push(("dump-ilp", path.display().to_string()));
+        }
+        if self.no_recomputation {
+            options.push(("recompute", "false".into()));
         }
         options
             .into_iter()

@@ -57,6 +57,25 @@ fn api_passes_equal_the_registered_pipeline_on_every_example() {
 }
 
 #[test]
+fn recomputation_is_on_by_default_and_can_be_turned_off() {
+    let path = crate::repo_root().join("examples/seed001_cycle.mlir");
+    let objective = |options: &FusionOptions| {
+        let reports = Reports::new();
+        through_api(&path, options, &reports).expect("the example lowers");
+        reports.functions()[0].objective
+    };
+    let off = FusionOptions { no_recomputation: true, ..FusionOptions::default() };
+    assert_eq!(off.to_pipeline_options().unwrap().matches("recompute=false").count(), 1);
+    assert_eq!(
+        through_api(&path, &off, &Reports::new()),
+        through_text(&path, "builtin.module(func.func(array-fusion{recompute=false}), array-to-loops)")
+    );
+    // seed 001's cycle: ys is written and read back without recomputation (objective 6),
+    // recomputed in the output loop with it (5).
+    assert_eq!((objective(&FusionOptions::default()), objective(&off)), (5.0, 6.0));
+}
+
+#[test]
 fn reports_are_typed_in_source_order_and_shared_by_clones() {
     let path = crate::repo_root().join("examples/seed002_normalise2.mlir");
     let reports = Reports::new();
