@@ -617,128 +617,8 @@ fn the_branch_and_bound_proves_the_ilps_optimum_on_the_examples() {
 /// exponential; these finish in well under the time limit).
 const EXACT_SEARCH_COMBINATORS: usize = 14;
 
-/// A random program built for `array-recompute`: single-input maps of the arguments and
-/// generates (its candidates), read by maps, folds, scans, filters, two-input maps and
-/// maps that read a fold's result as a free variable (which force later clusters).
-fn recompute_program(seed: u64, ops: usize) -> String {
-    let mut rng = fusion_analysis::random::Rng::new(seed);
-    let mut body = String::new();
-    let mut arrays: Vec<String> = vec!["%a0".into(), "%a1".into()];
-    let mut scalars: Vec<String> = Vec::new();
-    // Arrays read by some op: only the others are returned (a returned producer is
-    // materialised anyway, and the pass leaves it alone).
-    let mut read: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut maps_of_arguments: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let map = |v: &str, input: &str, free: Option<&String>| {
-        let read = free.map(|s| format!("    %s = array.index {s}[] : tensor<i64>\n")).unwrap_or_default();
-        let operand = if free.is_some() { "%s" } else { "%c3" };
-        format!(
-            "  {v} = array.map {input} : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64):\n{read}    %c3 = arith.constant 3 : i64\n    %t = arith.addi %x, {operand} : i64\n    array.yield %t : i64\n  }}\n"
-        )
-    };
-    for i in 0..ops {
-        let v = format!("%v{i}");
-        // Half the reads go to a map of an argument, so that most of them get several
-        // consumers and the transformation applies.
-        let candidates: Vec<&String> = arrays.iter().filter(|a| maps_of_arguments.contains(*a)).collect();
-        let any = if !candidates.is_empty() && rng.chance(50) {
-            candidates[rng.below(candidates.len())].clone()
-        } else {
-            arrays[rng.below(arrays.len())].clone()
-        };
-        let other = arrays[rng.below(arrays.len())].clone();
-        match rng.below(9) {
-            8 => {
-                // seed 001's `cycle`: p = map a; s = fold p; v = map (+ s) p.
-                let argument = format!("%a{}", rng.below(2));
-                read.insert(argument.clone());
-                let p = format!("{v}p");
-                body += &map(&p, &argument, None);
-                body += &format!(
-                    "  {v}s = array.fold {p} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
-                );
-                body += &map(&v, &p, Some(&format!("{v}s")));
-                read.insert(p.clone());
-                maps_of_arguments.insert(p.clone());
-                arrays.push(p);
-                scalars.push(format!("{v}s"));
-                arrays.push(v);
-            }
-            0 | 1 => {
-                let argument = format!("%a{}", rng.below(2));
-                read.insert(argument.clone());
-                body += &map(&v, &argument, None);
-                maps_of_arguments.insert(v.clone());
-                arrays.push(v);
-            }
-            2 => {
-                body += &format!(
-                    "  {v} = array.generate (%n) : tensor<?xi64> {{\n  ^bb0(%i: index):\n    %ii = arith.index_cast %i : index to i64\n    array.yield %ii : i64\n  }}\n"
-                );
-                arrays.push(v);
-            }
-            3 => {
-                read.insert(any.clone());
-                body += &format!(
-                    "  {v} = array.fold {any} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
-                );
-                scalars.push(v);
-            }
-            4 => {
-                read.insert(any.clone());
-                // Often the latest fold: `map (+ fold p) p` is the shape that recomputation
-                // improves (seed 001's `cycle`).
-                let free = match scalars.last() {
-                    Some(last) if rng.chance(50) => Some(last.clone()),
-                    Some(_) => Some(scalars[rng.below(scalars.len())].clone()),
-                    None => None,
-                };
-                body += &map(&v, &any, free.as_ref());
-                arrays.push(v);
-            }
-            5 => {
-                read.insert(any.clone());
-                body += &format!(
-                    "  {v} = array.scan left inclusive {any} init(%c0 : i64) : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
-                );
-                arrays.push(v);
-            }
-            6 => {
-                read.insert(any.clone());
-                read.insert(other.clone());
-                body += &format!(
-                    "  {v} = array.map {any}, {other} : tensor<?xi64>, tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64, %y: i64):\n    %t = arith.muli %x, %y : i64\n    array.yield %t : i64\n  }}\n"
-                );
-                arrays.push(v);
-            }
-            _ => {
-                read.insert(any.clone());
-                body += &format!(
-                    "  {v} = array.filter {any} : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64):\n    %p = arith.cmpi sgt, %x, %c0 : i64\n    array.yield %p : i1\n  }}\n"
-                );
-                // A filter's output has another size: it is only folded, never an
-                // operand of the ops above.
-                body += &format!(
-                    "  {v}s = array.fold {v} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
-                );
-                scalars.push(format!("{v}s"));
-            }
-        }
-    }
-    let unread: Vec<&String> = arrays[2..].iter().filter(|a| !read.contains(*a)).collect();
-    let results: Vec<String> = unread.iter().map(|a| a.to_string()).chain(scalars.iter().cloned()).collect();
-    let types: Vec<&str> =
-        unread.iter().map(|_| "tensor<?xi64>").chain(scalars.iter().map(|_| "tensor<i64>")).collect();
-    format!(
-        "func.func @f(%a0: tensor<?xi64>, %a1: tensor<?xi64>) -> ({}) {{\n  %c0 = arith.constant 0 : i64\n  %n = array.dim %a0, 0 : tensor<?xi64>\n{body}  return {} : {}\n}}\n",
-        types.join(", "),
-        results.join(", "),
-        types.join(", ")
-    )
-}
-
 /// The objective and status the analysis records on `@f` (`array.fusion`).
-fn analysed_objective(source: &str, options: &str) -> (f64, String, String) {
+pub(crate) fn analysed_objective(source: &str, options: &str) -> (f64, String, String) {
     fusion_passes::register_all_passes();
     let context = array_dialect::context();
     let mut module = array_dialect::source::parse_source(&context, source, "recompute.mlir")
@@ -768,7 +648,7 @@ fn analysed_objective(source: &str, options: &str) -> (f64, String, String) {
 fn recomputation_never_raises_the_optimum() {
     let (mut applied, mut lowered, mut unproven) = (0, 0, 0);
     for seed in 0..60 {
-        let source = recompute_program(seed, 3 + (seed as usize % 5));
+        let source = integration_tests::recompute_program(seed, 3 + (seed as usize % 5));
         for cost in ["reads-writes", "reads", "intermediate-arrays", "fused-edges", "clusters", "bytes"] {
             let (with, summary_with, text) = analysed_objective(&source, &format!("cost={cost} time-limit=20"));
             let (without, summary_without, _) =

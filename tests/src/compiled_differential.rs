@@ -137,6 +137,21 @@ proptest! {
     }
 }
 
+/// Programs where `array-recompute` copies producers into their consumers' loops (the
+/// generator above rarely makes one): the copies compute what the original did.
+#[test]
+fn programs_with_recomputed_producers_agree() {
+    let mut recomputed = 0;
+    for seed in 0..24 {
+        let source = integration_tests::recompute_program(seed, 3 + (seed as usize % 5));
+        if crate::analysis::analysed_objective(&source, "").2.contains("array.recomputed") {
+            recomputed += 1;
+        }
+        assert_all_match(&source, seed, (seed as usize * 7) % 40);
+    }
+    assert!(recomputed >= 8, "only {recomputed} of 24 programs had producers recomputed");
+}
+
 /// The property above is not vacuous: on a fixed set of programs, most runs are compiled
 /// and compared (none is skipped for want of a lowering).
 #[test]
