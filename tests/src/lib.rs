@@ -136,9 +136,10 @@ pub fn random_program(seed: u64, ops: usize) -> String {
 }
 
 /// A random program built for `array-recompute` (`analysis::recomputation_never_raises_the_optimum`,
-/// `compiled_differential::programs_with_recomputed_producers_agree`): single-input maps of the arguments and
-/// generates (its candidates), read by maps, folds, scans, filters, two-input maps and
-/// maps that read a fold's result as a free variable (which force later clusters).
+/// `compiled_differential::programs_with_recomputed_producers_agree`): single-input maps of
+/// the arguments (its candidates) and generates (which it leaves alone), read by maps,
+/// folds, scans, filters, two-input maps and maps that read a fold's result as a free
+/// variable (which force later clusters).
 pub fn recompute_program(seed: u64, ops: usize) -> String {
     let mut rng = fusion_analysis::random::Rng::new(seed);
     let mut body = String::new();
@@ -153,6 +154,11 @@ pub fn recompute_program(seed: u64, ops: usize) -> String {
         let operand = if free.is_some() { "%s" } else { "%c3" };
         format!(
             "  {v} = array.map {input} : tensor<?xi64> -> tensor<?xi64> {{\n  ^bb0(%x: i64):\n{read}    %c3 = arith.constant 3 : i64\n    %t = arith.addi %x, {operand} : i64\n    array.yield %t : i64\n  }}\n"
+        )
+    };
+    let fold = |v: &str, input: &str| {
+        format!(
+            "  {v} = array.fold {input} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
         )
     };
     for i in 0..ops {
@@ -173,9 +179,7 @@ pub fn recompute_program(seed: u64, ops: usize) -> String {
                 read.insert(argument.clone());
                 let p = format!("{v}p");
                 body += &map(&p, &argument, None);
-                body += &format!(
-                    "  {v}s = array.fold {p} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
-                );
+                body += &fold(&format!("{v}s"), &p);
                 body += &map(&v, &p, Some(&format!("{v}s")));
                 read.insert(p.clone());
                 maps_of_arguments.insert(p.clone());
@@ -198,9 +202,7 @@ pub fn recompute_program(seed: u64, ops: usize) -> String {
             }
             3 => {
                 read.insert(any.clone());
-                body += &format!(
-                    "  {v} = array.fold {any} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
-                );
+                body += &fold(&v, &any);
                 scalars.push(v);
             }
             4 => {
@@ -237,9 +239,7 @@ pub fn recompute_program(seed: u64, ops: usize) -> String {
                 );
                 // A filter's output has another size: it is only folded, never an
                 // operand of the ops above.
-                body += &format!(
-                    "  {v}s = array.fold {v} init(%c0 : i64) : tensor<?xi64> -> tensor<i64> {{\n  ^bb0(%acc: i64, %x: i64):\n    %t = arith.addi %acc, %x : i64\n    array.yield %t : i64\n  }}\n"
-                );
+                body += &fold(&format!("{v}s"), &v);
                 scalars.push(format!("{v}s"));
             }
         }
