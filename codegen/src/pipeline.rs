@@ -89,7 +89,15 @@ pub fn to_llvm(threads: Threads) -> String {
         Threads::OpenMp(_) => (openmp.as_str(), true, "convert-openmp-to-llvm, "),
         Threads::GpuEmulated(_) => (gpu_emulated.as_str(), false, ""),
     };
-    let memref = "expand-strided-metadata, finalize-memref-to-llvm, ";
+    // On the CPU, buffers are allocated by the functions `array-huge-pages` defines, which
+    // advise large ones for transparent huge pages (its module doc says why and what it
+    // costs).
+    let memref = match threads {
+        Threads::Sequential | Threads::OpenMp(_) => {
+            "array-huge-pages, expand-strided-metadata, finalize-memref-to-llvm{use-generic-functions=true}, "
+        }
+        Threads::Gpu(_) | Threads::GpuEmulated(_) => "expand-strided-metadata, finalize-memref-to-llvm, ",
+    };
     let (memref_before, memref_after) = if memref_first { (memref, "") } else { ("", memref) };
     format!(
         "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \

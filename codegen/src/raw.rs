@@ -32,7 +32,11 @@ use std::{path::Path, rc::Rc, time::Instant};
 
 unsafe extern "C" {
     fn free(pointer: *mut std::ffi::c_void);
+    fn madvise(address: *mut std::ffi::c_void, length: usize, advice: i32) -> i32;
 }
+
+/// Linux's `MADV_HUGEPAGE` (the same number on every architecture).
+const MADV_HUGEPAGE: i32 = 14;
 
 pub use crate::jit::elem_size;
 
@@ -85,6 +89,28 @@ impl Buffer {
         let n = self.len() * elem_size(self.elem).unwrap_or(8);
         // SAFETY: as in `bytes`, uniquely borrowed.
         unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr() as *mut u8, n) }
+    }
+
+    /// A copy whose storage, when it is at least `min_bytes` long, is advised for
+    /// transparent huge pages before the elements are written into it: the memory the
+    /// compiled program's own large buffers get (`array-huge-pages`) and NumPy's large
+    /// arrays get too, so that a benchmark's inputs are backed like the arrays the program
+    /// computes. Without huge pages (another OS, a kernel without them) it is a plain copy.
+    pub fn copy_on_huge_pages(&self, min_bytes: usize) -> Buffer {
+        let n = self.words.len();
+        let mut words: Vec<u64> = Vec::with_capacity(n);
+        let bytes = n * 8;
+        if cfg!(target_os = "linux") && bytes >= min_bytes.max(8192) {
+            // Whole pages inside the (not yet touched) allocation only.
+            let address = words.as_mut_ptr() as usize;
+            let start = (address + 4095) & !4095;
+            let end = (address + bytes) & !4095;
+            // SAFETY: advice on pages inside an allocation this function owns; it changes
+            // neither contents nor permissions, and its result is ignored on purpose.
+            unsafe { madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE) };
+        }
+        words.extend_from_slice(&self.words);
+        Buffer { elem: self.elem, shape: self.shape.clone(), words }
     }
 
     /// The elements as `f64`s (floats and integers converted), for comparisons.
@@ -168,6 +194,15 @@ impl Tensor {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The address of the first element (for a caller that inspects the memory behind the
+    /// result, as the huge-page test does).
+    pub fn data_address(&self) -> usize {
+        match &self.storage {
+            Storage::Copied(b) => b.bytes().as_ptr() as usize,
+            Storage::Owned { .. } => self.aligned as usize + self.offset as usize * elem_size(self.elem).unwrap_or(8),
+        }
     }
 
     /// Whether the result allocation is owned (and will be freed) here, rather than copied.

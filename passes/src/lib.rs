@@ -10,6 +10,7 @@ pub mod desugar;
 pub mod extract;
 pub mod fuse;
 pub mod fusion_analysis;
+pub mod huge_pages;
 pub mod index_expr;
 pub mod ir;
 pub mod loop_copies;
@@ -34,6 +35,7 @@ pub fn register_all_passes() {
         bridge::register(&to_loops::DEFINITION);
         bridge::register(&parallel_forms::DEFINITION);
         bridge::register(&loop_copies::DEFINITION);
+        bridge::register(&huge_pages::DEFINITION);
         bridge::register(&to_gpu::DEFINITION);
         bridge::register(&to_gpu::emulate::DEFINITION);
         bridge::register(&to_gpu::host_memory::DEFINITION);

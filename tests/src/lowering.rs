@@ -544,3 +544,73 @@ fn every_example_cluster_is_one_loop_nest_and_agrees() {
     let (_, diagnostics) = fused_lowered_text(&source);
     assert!(diagnostics.iter().any(|d| d.contains("op by op")), "{diagnostics:?}");
 }
+
+/// The flags Linux gives the mapping that holds `address` (`VmFlags` of
+/// `/proc/self/smaps`: `hg` is `MADV_HUGEPAGE`), or `None` when no mapping holds it.
+fn mapping_flags(address: usize) -> Option<Vec<String>> {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+    let mut inside = false;
+    for line in smaps.lines() {
+        let first = line.split_whitespace().next().unwrap_or("");
+        if let Some((start, end)) = first.split_once('-')
+            && let (Ok(start), Ok(end)) = (usize::from_str_radix(start, 16), usize::from_str_radix(end, 16))
+        {
+            inside = (start..end).contains(&address);
+        } else if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
+            return Some(flags.split_whitespace().map(str::to_string).collect());
+        }
+    }
+    None
+}
+
+/// `array-huge-pages` in the CPU pipeline: a compiled program's large result lies in memory
+/// advised for transparent huge pages (`hg`), a small one is left alone, and the values are
+/// right either way.
+#[test]
+#[cfg(target_os = "linux")]
+fn large_buffers_are_advised_for_huge_pages() {
+    use fusion_codegen::raw::{Arg, Buffer, Output};
+    let dir = tempfile_dir("huge-pages");
+    let path = dir.join("double.mlir");
+    std::fs::write(
+        &path,
+        r#"func.func @double(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %y = arith.addi %x, %x : i64
+    array.yield %y : i64
+  }
+  return %ys : tensor<?xi64>
+}
+"#,
+    )
+    .unwrap();
+    let compiled =
+        fusion_codegen::raw::compile_file(&path, fusion_codegen::pipeline::Variant::Fused, None).expect("compiles");
+    let vector = fusion_interpreter::Type::Tensor { elem: fusion_interpreter::ElemType::Int(64), shape: vec![None] };
+    let (inputs, results) = (vec![vector.clone()], vec![vector]);
+    // 8 MiB (above the 4 MiB default) and 8 KiB.
+    for (n, advised) in [(1 << 20, true), (1 << 10, false)] {
+        let input = fusion_interpreter::Value::tensor(
+            fusion_interpreter::ElemType::Int(64),
+            vec![n],
+            (0..n as i64).map(|i| fusion_interpreter::Value::int(64, i)).collect(),
+        );
+        let mut buffer = Buffer::from_value(&input).unwrap();
+        let (outputs, _) = compiled.call("double", &inputs, &results, &mut [Arg::Tensor(&mut buffer)]).unwrap();
+        let Output::Tensor(result) = &outputs[0] else { panic!("a tensor result") };
+        let values = result.to_buffer().to_f64s();
+        assert!(values.iter().enumerate().all(|(i, v)| *v == 2.0 * i as f64), "wrong values at n = {n}");
+        // The middle element: the advice covers the whole pages inside the block, not the
+        // partial pages at its ends.
+        let middle = result.data_address() + n / 2 * 8;
+        let flags = mapping_flags(middle).expect("the result lies in a mapping");
+        assert_eq!(flags.iter().any(|f| f == "hg"), advised, "n = {n}: VmFlags {flags:?}");
+    }
+}
+
+fn tempfile_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fusion-tests-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

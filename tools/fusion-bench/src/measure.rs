@@ -100,12 +100,18 @@ pub fn generate_inputs(inputs: &[Type], seed: u64, extent: usize) -> Result<Vec<
         .collect()
 }
 
+/// Input copies from this size on are advised for huge pages, as the compiled program's
+/// own buffers are (`fusion_passes::huge_pages::DEFAULT_MIN_BYTES`) and as NumPy's arrays,
+/// which `scripts/xla-bench` gives XLA, are: a random gather then finds its source backed
+/// the same way whether the source is an input (fused) or a computed array (unfused).
+const HUGE_PAGE_MIN_BYTES: usize = 4 << 20;
+
 /// Calls `f` compiled on fresh copies of `inputs`: its results and the time of the call.
 pub fn call(compiled: &RawCompiled, f: &FunctionInfo, inputs: &[Input]) -> Result<(Vec<Output>, f64), String> {
     let mut copies: Vec<Buffer> = inputs
         .iter()
         .filter_map(|i| match i {
-            Input::Tensor(b) => Some(b.clone()),
+            Input::Tensor(b) => Some(b.copy_on_huge_pages(HUGE_PAGE_MIN_BYTES)),
             Input::Scalar(_) => None,
         })
         .collect();
