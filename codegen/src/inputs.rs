@@ -59,6 +59,32 @@ pub fn generate(t: &Type, size: usize, rng: &mut Rng) -> Value {
     }
 }
 
+/// The most elements [`check_generated_size`] lets the generated arguments of one call have
+/// (each is an interpreter value of a few dozen bytes).
+pub const MAX_GENERATED_ELEMENTS: usize = 1 << 28;
+
+/// Whether arguments of types `inputs` generated with dynamic extents `size` stay within
+/// [`MAX_GENERATED_ELEMENTS`] in all; the error names the argument that crosses it. `size`
+/// applies to every dynamic dimension, so a matrix argument has `size²` elements.
+pub fn check_generated_size(inputs: &[Type], size: usize) -> Result<(), String> {
+    let mut total: usize = 0;
+    for (i, t) in inputs.iter().enumerate() {
+        let Type::Tensor { shape, elem } = t else { continue };
+        let elements = shape.iter().try_fold(1usize, |n, d| n.checked_mul(d.unwrap_or(size)));
+        total = match elements.and_then(|e| total.checked_add(e)) {
+            Some(t) if t <= MAX_GENERATED_ELEMENTS => t,
+            _ => {
+                let count = elements.map(|e| e.to_string()).unwrap_or_else(|| "more than 2^64".into());
+                return Err(format!(
+                    "argument {i} (tensor<{}{elem}>) would have {count} elements at size {size} (every dynamic dimension gets the size), and the generated arguments are limited to {MAX_GENERATED_ELEMENTS} elements in all: give a smaller --size",
+                    shape.iter().map(|d| d.map_or("?x".to_string(), |d| format!("{d}x"))).collect::<String>()
+                ));
+            }
+        };
+    }
+    Ok(())
+}
+
 /// The generated arguments of a function with argument types `inputs`: each function of a
 /// file starts from the same [`Rng::new`]`(seed)`.
 pub fn generate_args(inputs: &[Type], seed: u64, size: usize) -> Vec<Value> {

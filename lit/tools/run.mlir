@@ -6,6 +6,9 @@
 // RUN: fuse-opt %examples/seed002_normalise2.mlir --run --check --size=100 | FileCheck %s --check-prefix=EXAMPLE
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed001_normalize2.mlir --run --check --openmp --size=1000 | FileCheck %s --check-prefix=OMP
 // RUN: not fuse-opt %s --check 2>&1 | FileCheck %s --check-prefix=BAD
+// --size applies to every dynamic dimension: a matrix at 10^6 would have 10^12 elements,
+// an error before anything is generated (it used to abort on the allocation).
+// RUN: not fuse-opt %examples/seed000_simple.mlir --run --function=simple4 --size=1000000 2>&1 | FileCheck %s --check-prefix=HUGE
 
 // OUT: @squares: tensor<5xi64>[0, 1, 4, 9, 16] ({{.*}} interpreter)
 // OUT: @squares: tensor<5xi64>[0, 1, 4, 9, 16] ({{.*}} compiled)
@@ -17,6 +20,7 @@
 // EXAMPLE: @normalise2Extended: match
 // OMP: @normalize2: match (interpreter, unfused, fused)
 // BAD: fuse-opt: error: --check needs --run
+// HUGE: fuse-opt: error: @simple4: argument 1 (tensor<?x?xi64>) would have 1000000000000 elements at size 1000000 (every dynamic dimension gets the size), and the generated arguments are limited to 268435456 elements in all: give a smaller --size
 
 func.func @squares() -> tensor<5xi64> {
   %n = arith.constant 5 : index

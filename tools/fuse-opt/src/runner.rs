@@ -26,7 +26,7 @@
 use fusion_codegen::check::{
     CheckOutcome, FileJit, JitFailure, check_function, load_fused_with_diagnostics, runnable_functions,
 };
-use fusion_codegen::inputs::{generate_args, read_args, shipped_inputs, show};
+use fusion_codegen::inputs::{check_generated_size, generate_args, read_args, shipped_inputs, show};
 use fusion_codegen::{LaunchShape, Threads, Variant, npy};
 use fusion_interpreter::{FunctionInfo, InterpError, Interpreter, Value};
 use std::path::{Path, PathBuf};
@@ -164,7 +164,10 @@ impl Inputs {
             Inputs::Files(files) | Inputs::Shipped(files) => {
                 read_args(files, &f.inputs).map_err(|e| format!("@{}: {e}", f.name))
             }
-            Inputs::Generated => Ok(generate_args(&f.inputs, options.seed, options.size)),
+            Inputs::Generated => {
+                check_generated_size(&f.inputs, options.size).map_err(|e| format!("@{}: {e}", f.name))?;
+                Ok(generate_args(&f.inputs, options.seed, options.size))
+            }
         }
     }
 
