@@ -36,6 +36,14 @@ a minor page fault per 4 KiB page of a 10^7-element result, on every call) and N
 (above glibc's mmap threshold, 32 MiB at most) are fresh too. At 10^7 elements this cost is
 part of the XLA and NumPy times but not of ours; `--fresh-pages` passes kernel-bench's
 option of that name, so that ours pays it as well.
+
+Huge pages: our compiled programs advise their buffers of 4 MiB or more for transparent
+huge pages (`array-huge-pages`, `passes/src/huge_pages.rs`), as NumPy does with its own
+large arrays, and kernel-bench advises its input copies the same way. XLA's CPU runtime
+allocates with the C library's `malloc` and does not. So that the times compare the code
+and not the page size, the script re-executes itself with
+GLIBC_TUNABLES=glibc.malloc.hugetlb=1 (glibc 2.35 or later): glibc then advises every
+block it maps, XLA's buffers included, and kernel-bench inherits the setting.
 Exit status 1 when a check fails or kernel-bench fails.
 """
 
@@ -47,18 +55,27 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 XLA_FLAGS = "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
 
 
+HUGE_PAGES_TUNABLE = "glibc.malloc.hugetlb=1"
+
+
 def _pin_to_one_core():
-    """Re-executes under `taskset -c 0` unless this process may run on one core only."""
+    """Re-executes under `taskset -c 0` unless this process may run on one core only, and
+    with glibc's allocator advising transparent huge pages (see the module doc) unless it
+    already does."""
     try:
         cores = os.sched_getaffinity(0)
     except AttributeError:  # not Linux
         return
-    if len(cores) == 1 or os.environ.get("XLA_BENCH_PINNED") == "1":
+    pinned = len(cores) == 1 or os.environ.get("XLA_BENCH_PINNED") == "1"
+    tunables = os.environ.get("GLIBC_TUNABLES", "")
+    if pinned and HUGE_PAGES_TUNABLE in tunables:
         return
     os.environ["XLA_BENCH_PINNED"] = "1"
-    argv = ["taskset", "-c", "0", sys.executable, os.path.abspath(__file__), *sys.argv[1:]]
+    os.environ["GLIBC_TUNABLES"] = f"{tunables}:{HUGE_PAGES_TUNABLE}" if tunables else HUGE_PAGES_TUNABLE
+    prefix = [] if pinned else ["taskset", "-c", "0"]
+    argv = [*prefix, sys.executable, os.path.abspath(__file__), *sys.argv[1:]]
     try:
-        os.execvp("taskset", argv)
+        os.execvp(argv[0], argv)
     except OSError as e:
         sys.exit(f"run.py: cannot re-execute under taskset ({e}); install util-linux")
 
