@@ -99,8 +99,14 @@ pub fn to_llvm(threads: Threads) -> String {
         Threads::Gpu(_) | Threads::GpuEmulated(_) => "expand-strided-metadata, finalize-memref-to-llvm, ",
     };
     let (memref_before, memref_after) = if memref_first { (memref, "") } else { ("", memref) };
+    // On the CPU, divisions by loop-invariant divisors become multiplications
+    // (`array-invariant-division`); the GPU pipelines keep them.
+    let division = match threads {
+        Threads::Sequential | Threads::OpenMp(_) => "array-invariant-division, ",
+        Threads::Gpu(_) | Threads::GpuEmulated(_) => "",
+    };
     format!(
-        "one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
+        "{division}one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, array-elide-loop-copies, \
          buffer-deallocation-pipeline, convert-bufferization-to-memref, {scf_to_openmp}{memref_before}{}",
         scalar_to_llvm(memref_after, openmp_to_llvm)

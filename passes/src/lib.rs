@@ -12,6 +12,7 @@ pub mod fuse;
 pub mod fusion_analysis;
 pub mod huge_pages;
 pub mod index_expr;
+pub mod invariant_division;
 pub mod ir;
 pub mod loop_copies;
 pub mod parallel_forms;
@@ -36,6 +37,7 @@ pub fn register_all_passes() {
         bridge::register(&parallel_forms::DEFINITION);
         bridge::register(&loop_copies::DEFINITION);
         bridge::register(&huge_pages::DEFINITION);
+        bridge::register(&invariant_division::DEFINITION);
         bridge::register(&to_gpu::DEFINITION);
         bridge::register(&to_gpu::emulate::DEFINITION);
         bridge::register(&to_gpu::host_memory::DEFINITION);

@@ -614,3 +614,127 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// `array-invariant-division`: divisions and remainders by a divisor fixed for the loop,
+/// compiled, against Rust's own on the edge cases of the 64-bit range (divisors 1, powers
+/// of two, 2^63 ± 1, 2^64 − 1, negative ones; numerators at the ends of the range). The
+/// reference interpreter's are Rust's too.
+#[test]
+fn loop_invariant_divisions_agree_with_native_division() {
+    use fusion_codegen::raw::{Arg, Buffer, Output};
+    use fusion_interpreter::{ElemType, Type, Value};
+    let dir = tempfile_dir("invariant-division");
+    let path = dir.join("divisions.mlir");
+    let ops = ["divui", "remui", "divsi", "remsi", "floordivsi"];
+    let mut source = String::new();
+    for op in ops {
+        source += &format!(
+            "func.func @{op}(%xs: tensor<?xi64>, %d: i64) -> tensor<?xi64> {{
+  %ys = array.map %xs : tensor<?xi64> -> tensor<?xi64> {{
+  ^bb0(%x: i64):
+    %y = arith.{op} %x, %d : i64
+    array.yield %y : i64
+  }}
+  return %ys : tensor<?xi64>
+}}
+"
+        );
+    }
+    // The same through `index`, the type of the seeds' index arithmetic.
+    source += "func.func @remuiIndex(%n: index, %d: index) -> tensor<?xindex> {
+  %ys = array.generate (%n) : tensor<?xindex> {
+  ^bb0(%i: index):
+    %c3 = arith.constant 3 : index
+    %x = arith.muli %i, %c3 : index
+    %y = arith.remui %x, %d : index
+    array.yield %y : index
+  }
+  return %ys : tensor<?xindex>
+}
+";
+    std::fs::write(&path, &source).unwrap();
+    // Every division is rewritten (so the comparison below is of the rewritten form).
+    let (loops, _) = fused_lowered_text(&source);
+    let context = context();
+    let mut module = array_dialect::source::parse_source(&context, &loops, "loops.mlir").expect("parses");
+    run_pipeline(&context, &mut module, "builtin.module(array-invariant-division)");
+    let text = module.as_operation().to_string();
+    for op in ops {
+        // The reciprocal function's one 128-bit division is the only one left.
+        let left = text.matches(&format!("arith.{op} ")).count();
+        assert_eq!(left, usize::from(op == "divui"), "arith.{op} is left:\n{text}");
+    }
+    assert_eq!(text.matches("call @_fusion_division_magic").count(), ops.len() + 1, "{text}");
+    let compiled =
+        fusion_codegen::raw::compile_file(&path, fusion_codegen::pipeline::Variant::Fused, None).expect("compiles");
+    let edges: Vec<u64> = {
+        let mut e = vec![0, 1, 2, 3, 5, 7, 10, 1000, 4095, 4096, 1 << 32, (1 << 32) - 1, (1 << 32) + 1];
+        e.extend([(1 << 63) - 1, 1 << 63, (1 << 63) + 1, u64::MAX, u64::MAX - 1, u64::MAX / 3, 0x9E37_79B9_7F4A_7C15]);
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..40 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            e.push(state >> (state % 64));
+        }
+        e
+    };
+    let numerators: Vec<u64> = edges.iter().flat_map(|&x| [x, x.wrapping_add(1), x.wrapping_sub(1)]).collect();
+    let vector = Type::Tensor { elem: ElemType::Int(64), shape: vec![None] };
+    let mut compared = 0;
+    for &d in edges.iter().filter(|&&d| d != 0) {
+        for op in ops {
+            let expected = |x: u64| -> Option<u64> {
+                let (xs, ds) = (x as i64, d as i64);
+                Some(match op {
+                    "divui" => x / d,
+                    "remui" => x % d,
+                    _ if xs == i64::MIN && ds == -1 => return None, // overflow: undefined
+                    "divsi" => (xs / ds) as u64,
+                    "remsi" => (xs % ds) as u64,
+                    _ => {
+                        let (q, r) = (xs / ds, xs % ds);
+                        (if r != 0 && (r < 0) != (ds < 0) { q - 1 } else { q }) as u64
+                    }
+                })
+            };
+            let input = Value::tensor(
+                ElemType::Int(64),
+                vec![numerators.len()],
+                numerators.iter().map(|&x| Value::int(64, x as i64)).collect(),
+            );
+            let mut buffer = Buffer::from_value(&input).unwrap();
+            let (outputs, _) = compiled
+                .call(
+                    op,
+                    &[vector.clone(), Type::Scalar(ElemType::Int(64))],
+                    std::slice::from_ref(&vector),
+                    &mut [Arg::Tensor(&mut buffer), Arg::Scalar(Value::int(64, d as i64))],
+                )
+                .unwrap();
+            let Output::Tensor(result) = &outputs[0] else { panic!("a tensor result") };
+            let got = result.to_buffer().to_value();
+            let Value::Tensor(got) = got else { panic!("a tensor value") };
+            for (x, y) in numerators.iter().zip(got.elements.iter()) {
+                let Some(want) = expected(*x) else { continue };
+                assert_eq!(y.as_i64().unwrap() as u64, want, "{op}({}, {})", *x as i64, d as i64);
+                compared += 1;
+            }
+        }
+        // Through index.
+        let (outputs, _) = compiled
+            .call(
+                "remuiIndex",
+                &[Type::Scalar(ElemType::Index), Type::Scalar(ElemType::Index)],
+                &[Type::Tensor { elem: ElemType::Index, shape: vec![None] }],
+                &mut [Arg::Scalar(Value::Index(50)), Arg::Scalar(Value::Index(d as i64))],
+            )
+            .unwrap();
+        let Output::Tensor(result) = &outputs[0] else { panic!("a tensor result") };
+        let Value::Tensor(got) = result.to_buffer().to_value() else { panic!("a tensor value") };
+        for (i, y) in got.elements.iter().enumerate() {
+            assert_eq!(y.as_i64().unwrap() as u64, (3 * i as u64) % d, "remui index {} mod {d}", 3 * i);
+        }
+    }
+    assert!(compared > 10_000, "{compared}");
+}
