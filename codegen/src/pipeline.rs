@@ -92,19 +92,16 @@ pub fn to_llvm(threads: Threads) -> String {
     // On the CPU, buffers are allocated by the functions `array-huge-pages` defines, which
     // advise large ones for transparent huge pages (its module doc says why and what it
     // costs).
-    let memref = match threads {
-        Threads::Sequential | Threads::OpenMp(_) => {
-            "array-huge-pages, expand-strided-metadata, finalize-memref-to-llvm{use-generic-functions=true}, "
-        }
-        Threads::Gpu(_) | Threads::GpuEmulated(_) => "expand-strided-metadata, finalize-memref-to-llvm, ",
+    let cpu = matches!(threads, Threads::Sequential | Threads::OpenMp(_));
+    let memref = if cpu {
+        "array-huge-pages, expand-strided-metadata, finalize-memref-to-llvm{use-generic-functions=true}, "
+    } else {
+        "expand-strided-metadata, finalize-memref-to-llvm, "
     };
     let (memref_before, memref_after) = if memref_first { (memref, "") } else { ("", memref) };
     // On the CPU, divisions by loop-invariant divisors become multiplications
     // (`array-invariant-division`); the GPU pipelines keep them.
-    let division = match threads {
-        Threads::Sequential | Threads::OpenMp(_) => "array-invariant-division, ",
-        Threads::Gpu(_) | Threads::GpuEmulated(_) => "",
-    };
+    let division = if cpu { "array-invariant-division, " } else { "" };
     format!(
         "{division}one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, array-elide-loop-copies, \

@@ -271,20 +271,11 @@ fn calls_for_intrinsics(context: &melior::Context, module: &melior::ir::Module) 
 
 /// Appends the ops of `text` (a module body) to `module`'s body.
 fn append_parsed(context: &melior::Context, module: &melior::ir::Module, text: &str) -> Result<(), String> {
-    use melior::ir::{BlockLike, operation::OperationLike};
     if text.is_empty() {
         return Ok(());
     }
-    let extra = melior::ir::Module::parse(context, text).ok_or_else(|| format!("does not parse: {text}"))?;
-    let mut op = extra.body().first_operation();
-    while let Some(o) = op {
-        op = o.next_in_block();
-        // SAFETY: cloning a live op of `extra`; the clone is owned by the returned value
-        // and moved into `module`'s body at once.
-        let clone = unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(o.to_raw())) };
-        module.body().append_operation(clone);
-    }
-    Ok(())
+    fusion_passes::ir::append_parsed(context, module.as_operation().to_raw(), text)
+        .ok_or_else(|| format!("does not parse: {text}"))
 }
 
 /// Whether `name` is one of [`MATH_FUNCTIONS`] or its `float` variant.

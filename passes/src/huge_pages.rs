@@ -35,7 +35,7 @@
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_warning};
 use melior::{
     Context,
-    ir::{BlockLike, Module, Operation, OperationRef, operation::OperationLike},
+    ir::{OperationRef, operation::OperationLike},
 };
 
 pub static DEFINITION: PassDefinition = PassDefinition {
@@ -80,7 +80,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOpt
         );
         return Err(PassFailed);
     };
-    let defined = symbols(module);
+    let defined = crate::ir::module_symbols(module.to_raw());
     if let Some(own) = ALLOCATION_FUNCTIONS.iter().find(|f| defined.iter().any(|d| d == *f)) {
         emit_warning(
             module.location(),
@@ -97,45 +97,10 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOpt
         }
     }
     text += &definitions(min_bytes);
-    let parsed = Module::parse(context, &text).ok_or_else(|| {
+    crate::ir::append_parsed(context, module.to_raw(), &text).ok_or_else(|| {
         emit_error(module.location(), "array-huge-pages: internal error: the allocation functions do not parse");
         PassFailed
-    })?;
-    // SAFETY: the pass runs on a live `builtin.module`; its body is its region's only block.
-    let body = unsafe {
-        melior::ir::BlockRef::from_raw(mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(
-            module.to_raw(),
-            0,
-        )))
-    };
-    let mut op = parsed.body().first_operation();
-    while let Some(o) = op {
-        op = o.next_in_block();
-        // SAFETY: a clone of a live op of `parsed`, owned here and moved into the module's body at once.
-        let clone = unsafe { Operation::from_raw(mlir_sys::mlirOperationClone(o.to_raw())) };
-        body.append_operation(clone);
-    }
-    Ok(())
-}
-
-/// The names of the module's top-level symbols.
-fn symbols(module: OperationRef) -> Vec<String> {
-    let mut names = Vec::new();
-    // SAFETY: walking the live module's top-level ops.
-    unsafe {
-        let body = mlir_sys::mlirRegionGetFirstBlock(mlir_sys::mlirOperationGetRegion(module.to_raw(), 0));
-        let mut op = mlir_sys::mlirBlockGetFirstOperation(body);
-        while !op.ptr.is_null() {
-            let op_ref = OperationRef::from_raw(op);
-            if let Ok(name) = op_ref.attribute("sym_name")
-                && let Some(name) = melior::ir::attribute::StringAttribute::try_from(name).ok()
-            {
-                names.push(name.value().to_string());
-            }
-            op = mlir_sys::mlirOperationGetNextInBlock(op);
-        }
-    }
-    names
+    })
 }
 
 /// The three allocation functions and the helper that advises a block, in the LLVM dialect.

@@ -40,7 +40,7 @@ use crate::ir::{self, Op, Val};
 use melior::{
     Context,
     ir::{
-        BlockLike, Identifier, Module, Operation, OperationRef, Type,
+        Identifier, Operation, OperationRef, Type,
         attribute::{FlatSymbolRefAttribute, IntegerAttribute},
         operation::{OperationBuilder, OperationLike},
         r#type::IntegerType,
@@ -345,29 +345,16 @@ impl<'c> Builder<'c> {
 
 /// Appends `@_fusion_division_magic` to the module (once).
 fn define_magic<'c>(context: &'c Context, module: OperationRef<'c, '_>) -> Result<(), PassFailed> {
-    // SAFETY: the live module's body block.
-    let body =
-        unsafe { melior::ir::BlockRef::from_raw(mlirRegionGetFirstBlock(mlirOperationGetRegion(module.to_raw(), 0))) };
-    let mut op = body.first_operation();
-    while let Some(o) = op {
-        if let Ok(name) = o.attribute("sym_name")
-            && melior::ir::attribute::StringAttribute::try_from(name).is_ok_and(|s| s.value() == MAGIC)
-        {
-            return Ok(());
-        }
-        op = o.next_in_block();
+    if ir::module_symbols(module.to_raw()).iter().any(|s| s == MAGIC) {
+        return Ok(());
     }
-    let Some(parsed) = Module::parse(context, MAGIC_FUNCTION) else {
+    ir::append_parsed(context, module.to_raw(), MAGIC_FUNCTION).ok_or_else(|| {
         emit_error(
             module.location(),
             "array-invariant-division: internal error: the reciprocal function does not parse",
         );
-        return Err(PassFailed);
-    };
-    let function = parsed.body().first_operation().expect("one function");
-    // SAFETY: a clone of a live op, owned here and moved into the module's body at once.
-    body.append_operation(unsafe { Operation::from_raw(mlirOperationClone(function.to_raw())) });
-    Ok(())
+        PassFailed
+    })
 }
 
 /// `(m, sh1, sh2)` of an unsigned divisor d (see the module doc); d = 0 is treated as 1.

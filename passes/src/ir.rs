@@ -325,3 +325,38 @@ pub const VIEW_OPS: &[&str] = &[
     "memref.memory_space_cast",
     "memref.assume_alignment",
 ];
+
+/// The names (`sym_name`) of the top-level symbols of a `builtin.module`.
+pub fn module_symbols(module: Op) -> Vec<String> {
+    // SAFETY: a live module; its body is its region's only block.
+    let body = unsafe { melior::ir::BlockRef::from_raw(first_block(region(module, 0))) };
+    use melior::ir::{BlockLike, operation::OperationLike};
+    let mut names = Vec::new();
+    let mut op = body.first_operation();
+    while let Some(o) = op {
+        if let Ok(name) = o.attribute("sym_name")
+            && let Ok(name) = melior::ir::attribute::StringAttribute::try_from(name)
+        {
+            names.push(name.value().to_string());
+        }
+        op = o.next_in_block();
+    }
+    names
+}
+
+/// Appends the ops of `text` (a module body in MLIR's textual form, written by the pass
+/// that calls this) to the body of the `builtin.module` `module`; `None` if it does not
+/// parse.
+pub fn append_parsed(context: &melior::Context, module: Op, text: &str) -> Option<()> {
+    use melior::ir::{BlockLike, operation::OperationLike};
+    let parsed = melior::ir::Module::parse(context, text)?;
+    // SAFETY: a live module; its body is its region's only block.
+    let body = unsafe { melior::ir::BlockRef::from_raw(first_block(region(module, 0))) };
+    let mut op = parsed.body().first_operation();
+    while let Some(o) = op {
+        op = o.next_in_block();
+        // SAFETY: a clone of a live op of `parsed`, owned here and moved into the body at once.
+        body.append_operation(unsafe { melior::ir::Operation::from_raw(mlirOperationClone(o.to_raw())) });
+    }
+    Some(())
+}
