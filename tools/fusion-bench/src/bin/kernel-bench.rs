@@ -22,6 +22,18 @@
 //! at each call); unless `--fresh-pages`, the benchmark turns that off (`mallopt`) so that
 //! freed results are reused, as in a long-running program.
 //!
+//! Huge pages: the compiled programs advise their own large buffers for transparent huge
+//! pages (`array-huge-pages`) and the benchmark advises its input copies. Heap memory that
+//! glibc hands out again keeps whatever backing it got first, though, so without more a
+//! reused block may be on 4 KiB pages in one call and on 2 MiB pages in the next; random
+//! gathers then varied by up to 2× between runs of the same binary (seed 000's `simple1`
+//! measured 0.77× to 1.48× fused over unfused in four runs). So on Linux the benchmark
+//! re-executes itself with `GLIBC_TUNABLES=glibc.malloc.hugetlb=1` (glibc 2.35 or later),
+//! which makes glibc advise every block it maps or grows its heap by: all large arrays,
+//! reused or not, are then backed alike, as `scripts/xla-bench/run.py` does for XLA and
+//! NumPy. A `glibc.malloc.hugetlb` already set in `GLIBC_TUNABLES` (`=0` turns it off) is
+//! kept as it is.
+//!
 //! `--dump DIR` also writes, for every function that is timed (not the skipped ones), its
 //! generated inputs as `DIR/<file stem>/<function>.in<i>.npy` (argument i, from 0; a scalar
 //! is a 0-d array), the results of one more call of the fused program on them as
@@ -335,6 +347,34 @@ fn bench_function(
     row(&cells)
 }
 
+/// glibc's tunable that advises every block its allocator maps (see the module doc).
+const HUGE_PAGES_TUNABLE: &str = "glibc.malloc.hugetlb";
+
+/// Re-executes this program with [`HUGE_PAGES_TUNABLE`]`=1` added to `GLIBC_TUNABLES`
+/// unless it is set there already; returns only when it is, or when the re-execution fails
+/// (then with the reason, and the benchmark goes on without it).
+#[cfg(target_os = "linux")]
+fn with_huge_page_heap() -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
+    if tunables.split(':').any(|t| t.starts_with(&format!("{HUGE_PAGES_TUNABLE}="))) {
+        return Ok(());
+    }
+    let value = if tunables.is_empty() {
+        format!("{HUGE_PAGES_TUNABLE}=1")
+    } else {
+        format!("{tunables}:{HUGE_PAGES_TUNABLE}=1")
+    };
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this program ({e})"))?;
+    let error = std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("GLIBC_TUNABLES", value).exec();
+    Err(format!("cannot re-execute with {HUGE_PAGES_TUNABLE}=1 ({error})"))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn with_huge_page_heap() -> Result<(), String> {
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = match parse(&args) {
@@ -344,6 +384,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Err(e) = with_huge_page_heap() {
+        eprintln!(
+            "kernel-bench: warning: {e}; large arrays may be backed unevenly and random gathers vary between runs"
+        );
+    }
     if !options.fresh_pages {
         // SAFETY: glibc's mallopt, before any large allocation: no mmap'ed chunks (so freed
         // results are reused) and no trimming of the heap top.
