@@ -18,8 +18,10 @@
 // RESULT: @lastWins: match (interpreter, unfused, fused)
 
 // CHECK-LABEL: func.func @marks(
-// CHECK:         memref.copy
-// CHECK-NEXT:    scf.parallel
+// CHECK:         scf.parallel
+// CHECK:           memref.store
+// CHECK-NOT:     memref.copy
+// CHECK:         scf.parallel
 // CHECK:           scf.if
 // CHECK:             memref.atomic_rmw assign
 // CHECK-NOT:     memref.store
@@ -50,8 +52,10 @@ func.func @marks(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // CHECK-LABEL: func.func @lastWins(
-// CHECK:         memref.copy
-// CHECK-NEXT:    scf.for
+// CHECK:         scf.parallel
+// CHECK:           memref.store
+// CHECK-NOT:     memref.copy
+// CHECK:         scf.for
 // CHECK-NOT:     memref.atomic_rmw
 // CHECK:           scf.if
 // CHECK-NEXT:        memref.store

@@ -267,7 +267,8 @@ func.func @prefix_sums_twice(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // CHECK:             scf.if
 // CHECK:               memref.store
 // ATOMIC-LABEL: func.func @last_write_wins(
-// ATOMIC:         memref.copy
+// ATOMIC:         scf.parallel
+// ATOMIC:         scf.for
 // ATOMIC-NOT:     scf.parallel
 // ATOMIC-NOT:     memref.atomic_rmw
 // ATOMIC:         return

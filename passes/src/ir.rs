@@ -234,6 +234,13 @@ fn string_value(a: MlirAttribute) -> Option<String> {
     }
 }
 
+/// Whether `op` has the inherent attribute (property) `name` (a unit attribute is set
+/// when present).
+pub fn has_inherent_attribute(op: Op, name: &str) -> bool {
+    // SAFETY: live op.
+    unsafe { !mlirOperationGetInherentAttributeByName(op, string_ref(name)).ptr.is_null() }
+}
+
 /// The integer value of inherent attribute (property) `name`.
 pub fn int_attribute_inherent(op: Op, name: &str) -> Option<i64> {
     // SAFETY: live op; the attribute is checked before reading.

@@ -30,7 +30,9 @@
 //!     inclusive scans combine then store, exclusive scans store the accumulator then
 //!     combine.
 //!   - `scatter` → a copy of the destination (`memref.alloc` + `memref.copy` from
-//!     `bufferization.to_buffer`), then a *sequential* `scf.for` nest over the values'
+//!     `bufferization.to_buffer`), or none when the destination's own buffer may be
+//!     updated in place (it was made by a loop nest of this pass and nothing else reads
+//!     it: `Builder::destination_buffer`), then a *sequential* `scf.for` nest over the values'
 //!     index space (source order, which the interpreter uses too, so non-commutative
 //!     combines agree): the index arrays are loaded (`arith.index_cast` for integer
 //!     indices), and inside an `scf.if` bounds check (`cmpi ult` per dimension, so
@@ -38,7 +40,7 @@
 //!     An out-of-range index is skipped by compiled code; the reference interpreter
 //!     reports an error there.
 //!   - `permute` (the one `array-desugar` keeps: with a keep flag, seed 004 §1.1) → like
-//!     scatter: a copy of the destination, then a sequential `scf.for` nest over the
+//!     scatter: a copy of the destination (or none, as there), then a sequential `scf.for` nest over the
 //!     source in row-major order; the `index` region runs at the source index, and under
 //!     one `scf.if` (keep flag and bounds) `dest[t] = combine(dest[t], src[s])`. A dropped
 //!     element is never written whatever its target (the interpreter drops before it
@@ -61,7 +63,7 @@
 //!   its predicate), expands (a first loop summing the counts, then per element a loop
 //!   over its segment), producers fused into gathers (seed 000 simple1: `xs[is[k]]`;
 //!   simple2: `xs[is1[is2[k]]]`; folds included, simple4), and scatters/permutes fed by
-//!   the loop (their destination copied before it; every dimension then an `scf.for`, in
+//!   the loop (their destination copied before it, or updated in place as above; every dimension then an `scf.for`, in
 //!   source order), and leaves reading fold results (after the loop that carries the
 //!   fold, in the body of the outer loops: a map over row sums; a rank-0 map once after
 //!   the nest). Its submodules are the sizes (`cluster::extents`), the plan of the

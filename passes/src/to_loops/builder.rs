@@ -89,6 +89,52 @@ pub(crate) fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -
     ir::operands(*terminator)
 }
 
+/// The buffer behind `dest` when a scatter or permute `user` (result type `result`) may
+/// update it in place rather than a copy. That holds when
+/// * `dest` is `bufferization.to_tensor %alloc restrict` of a `memref.alloc` of `result`'s
+///   buffer type: a buffer this lowering made for a producer's result, reached by no
+///   other tensor (`restrict`);
+/// * every use of `%alloc` other than that `to_tensor` precedes it in its block (the
+///   producer's loop nest filled it; nothing reads or writes it later);
+/// * `user` is the only op that reads `dest`'s elements, through one operand: its other
+///   uses are `tensor.dim`s, which read extents, and the update keeps those.
+///
+/// Then nothing observes the array once the update begins, so updating it in place gives
+/// the values a copy would (seed 000 §2: `scatter` returns a new array; the old one is
+/// dead after it). A function argument, an array read elsewhere or a buffer of another
+/// type is copied.
+fn in_place_buffer(dest: Val, user: Op, result: MlirType) -> Option<Val> {
+    let to_tensor = ir::defining_op(dest)?;
+    if ir::op_name(to_tensor) != "bufferization.to_tensor" || !ir::has_inherent_attribute(to_tensor, "restrict") {
+        return None;
+    }
+    let buffer = ir::operands(to_tensor)[0];
+    let alloc = ir::defining_op(buffer)?;
+    if ir::op_name(alloc) != "memref.alloc" || !ir::same_type(ir::value_type(buffer), memref_type(result)) {
+        return None;
+    }
+    // SAFETY: a live op.
+    let block = unsafe { mlirOperationGetBlock(to_tensor) };
+    // Whether `op`'s ancestor in the to_tensor's block comes before the to_tensor.
+    let earlier = |mut op: Op| loop {
+        // SAFETY: live ops.
+        if ir::same_block(unsafe { mlirOperationGetBlock(op) }, block) {
+            return unsafe { mlirOperationIsBeforeInBlock(op, to_tensor) };
+        }
+        match ir::parent_op(op) {
+            Some(parent) => op = parent,
+            None => return false,
+        }
+    };
+    if !ir::uses(buffer).into_iter().all(|(u, _)| ir::same_op(u, to_tensor) || earlier(u)) {
+        return None;
+    }
+    let uses = ir::uses(dest);
+    let by_user = uses.iter().filter(|(u, _)| ir::same_op(*u, user)).count();
+    let others_read_extents = uses.iter().all(|(u, _)| ir::same_op(*u, user) || ir::op_name(*u) == "tensor.dim");
+    (by_user == 1 && others_read_extents).then_some(buffer)
+}
+
 /// Whether the fold's combine may be applied in any order and grouping: from the right,
 /// or as a parallel reduction ([`array_dialect::view::combine_commutes`], the rule the
 /// fusion analysis also gives such folds their directions by).
@@ -283,6 +329,57 @@ impl<'c> Builder<'c> {
             anchor,
             self.op("memref.copy").add_operands(&[v(source), v(target)]).build().expect("valid memref.copy"),
         );
+    }
+
+    /// The buffer a scatter or permute (`user`, with result type `result`) writes: its
+    /// destination `dest`'s own buffer when it may be updated in place ([`in_place_buffer`]),
+    /// else a new buffer holding a copy of `dest` (`memref.alloc` + `memref.copy`, before
+    /// `anchor`). After `user` is lowered, call [`Builder::retire_destination`] on `dest`.
+    pub(crate) fn destination_buffer(&self, anchor: Op, dest: Val, user: Op, result: MlirType, extents: &[Val]) -> Val {
+        if let Some(buffer) = in_place_buffer(dest, user, result) {
+            return buffer;
+        }
+        let source = self.to_buffer(anchor, dest);
+        let buffer = self.alloc(anchor, result, extents);
+        self.copy(anchor, source, buffer);
+        buffer
+    }
+
+    /// After a scatter or permute updated `dest`'s buffer in place: the `tensor.dim`s of
+    /// `dest` left read the buffer's extents (`memref.dim`), and `dest`'s
+    /// `bufferization.to_tensor` is erased, so that only the result's `to_tensor restrict`
+    /// names the buffer (MLIR requires one). Nothing happens when `dest` was copied.
+    pub(crate) fn retire_destination(&self, dest: Val) {
+        let Some(to_tensor) = ir::defining_op(dest) else { return };
+        if ir::op_name(to_tensor) != "bufferization.to_tensor" {
+            return;
+        }
+        let buffer = ir::operands(to_tensor)[0];
+        let uses = ir::uses(dest);
+        if uses.is_empty() || !uses.iter().all(|(user, _)| ir::op_name(*user) == "tensor.dim") {
+            // A copy was made (`dest` is still read), or nothing is left to retire.
+            if uses.is_empty() {
+                // SAFETY: `dest`, its only result, has no uses.
+                unsafe { ir::erase(to_tensor) };
+            }
+            return;
+        }
+        for (dim, _) in uses {
+            let d = ir::operands(dim)[1];
+            let extent = self.put1(
+                dim,
+                self.op("memref.dim")
+                    .add_operands(&[v(buffer), v(d)])
+                    .add_results(&[self.index()])
+                    .build()
+                    .expect("valid memref.dim"),
+            );
+            ir::replace_uses_where(ir::results(dim)[0], extent, |_| true);
+            // SAFETY: the tensor.dim's result was replaced above.
+            unsafe { ir::erase(dim) };
+        }
+        // SAFETY: its only result has no uses left.
+        unsafe { ir::erase(to_tensor) };
     }
 
     /// `scf.parallel` from 0 to `extents` with step 1, before `anchor`; returns the

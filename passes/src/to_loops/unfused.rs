@@ -158,7 +158,8 @@ impl<'c> Builder<'c> {
         unsafe { replace_and_erase(op, &tensors) };
     }
 
-    /// `array.scatter` → a copy of the destination (`memref.alloc` + `memref.copy`),
+    /// `array.scatter` → a copy of the destination (`memref.alloc` + `memref.copy`; none
+    /// when the destination may be updated in place, [`Builder::destination_buffer`]),
     /// then a sequential `scf.for` nest over the values' index space (source order, as
     /// the interpreter applies non-commutative combines): the element's destination
     /// index is loaded (`arith.index_cast` for integer indices) and, inside an `scf.if`
@@ -177,9 +178,7 @@ impl<'c> Builder<'c> {
         let mut types: Vec<MlirType> = vec![ir::value_type(values)];
         types.extend(indices.iter().map(|i| ir::value_type(*i)));
         let value_extents = self.extents(op, &types, values);
-        let source = self.to_buffer(op, dest);
-        let buffer = self.alloc(op, result_type, &dest_extents);
-        self.copy(op, source, buffer);
+        let buffer = self.destination_buffer(op, dest, op, result_type, &dest_extents);
         let value_buffer = self.to_buffer(op, values);
         let index_buffers: Vec<Val> = indices.iter().map(|i| self.to_buffer(op, *i)).collect();
         let keep_buffer = keep.map(|k| self.to_buffer(op, k));
@@ -207,6 +206,7 @@ impl<'c> Builder<'c> {
         let tensor = self.to_tensor(op, buffer, result_type);
         // SAFETY: the lowered values replace every result; `op` is not used again.
         unsafe { replace_and_erase(op, &[tensor]) };
+        self.retire_destination(dest);
     }
 
     /// `array.permute src into dest` (with or without a keep flag; `array-desugar` turns
@@ -226,9 +226,7 @@ impl<'c> Builder<'c> {
         let result_type = ir::value_type(ir::results(op)[0]);
         let dest_extents = self.extents(op, &[dest_type, result_type], dest);
         let source_extents = self.extents(op, &[ir::value_type(source)], source);
-        let dest_buffer = self.to_buffer(op, dest);
-        let buffer = self.alloc(op, result_type, &dest_extents);
-        self.copy(op, dest_buffer, buffer);
+        let buffer = self.destination_buffer(op, dest, op, result_type, &dest_extents);
         let source_buffer = self.to_buffer(op, source);
         let mut anchor = op;
         let mut ivs = Vec::new();
@@ -249,6 +247,7 @@ impl<'c> Builder<'c> {
         let tensor = self.to_tensor(op, buffer, result_type);
         // SAFETY: the lowered values replace every result; `op` is not used again.
         unsafe { replace_and_erase(op, &[tensor]) };
+        self.retire_destination(dest);
     }
 
     /// `array.filter` → result buffers of the input length (an upper bound), then one

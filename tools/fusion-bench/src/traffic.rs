@@ -25,7 +25,8 @@
 //! compiles); the fused one after `array-desugar, array-simplify-gathers, array-recompute`, clustered by
 //! the analysis with its defaults (what `array-fusion`, hence `Variant::Fused`, does).
 //! Not modelled: caches (an array small enough to stay in cache is still counted), the
-//! write-allocate read of stores, a scatter's copy of its destination, scans' and
+//! write-allocate read of stores, a scatter's copy of its destination (when it is not
+//!   updated in place), scans' and
 //! segments' extra passes.
 
 use array_dialect::types::element_bytes;

@@ -35,7 +35,8 @@ pub(super) struct Emitter<'a, 'c> {
     sizing: bool,
     /// The buffers of the cluster's outputs.
     buffers: Vec<Val>,
-    /// The destination copy and its extents of each scatter/permute leaf.
+    /// The buffer (a copy of the destination, or the destination's own) and its extents
+    /// of each scatter/permute leaf.
     written: HashMap<usize, (Val, Vec<Val>)>,
     /// The extents of the base iteration space (materialized before the nest).
     extents: Vec<Val>,
@@ -408,10 +409,13 @@ impl<'c> Builder<'c> {
         value
     }
 
-    /// Scatter/permute leaves: a copy of each one's destination (defined outside), made
-    /// before `cluster` and written by the loop; with its extents, by leaf.
-    fn destination_copies(&self, cluster: Op, plan: &Plan) -> HashMap<usize, (Val, Vec<Val>)> {
+    /// Scatter/permute leaves: the buffer each one writes, made before `cluster` (a copy
+    /// of its destination, defined outside, or that destination's own buffer when it may be
+    /// updated in place: [`Builder::destination_buffer`]); with its extents, by leaf; and
+    /// the destinations, to retire after the cluster is lowered.
+    fn destination_buffers(&self, cluster: Op, plan: &Plan) -> (HashMap<usize, (Val, Vec<Val>)>, Vec<Val>) {
         let mut written = HashMap::new();
+        let mut destinations = Vec::new();
         for leaf in &plan.leaves {
             let dest = match array_op(leaf.op) {
                 Some(ArrayOp::Scatter { dest, .. } | ArrayOp::Permute { dest, .. }) => dest.to_raw(),
@@ -419,12 +423,13 @@ impl<'c> Builder<'c> {
             };
             let t = ir::value_type(ir::results(leaf.op)[0]);
             let dest_extents = self.extents(cluster, &[ir::value_type(dest), t], dest);
-            let source = self.to_buffer(cluster, dest);
-            let copy = self.alloc(cluster, t, &dest_extents);
-            self.copy(cluster, source, copy);
-            written.insert(key_op(leaf.op), (copy, dest_extents));
+            let buffer = self.destination_buffer(cluster, dest, leaf.op, t, &dest_extents);
+            written.insert(key_op(leaf.op), (buffer, dest_extents));
+            if !destinations.iter().any(|d| ir::same_value(*d, dest)) {
+                destinations.push(dest);
+            }
         }
-        written
+        (written, destinations)
     }
 
     /// One loop nest for the whole cluster (see the module doc): a loop per run of
@@ -433,7 +438,7 @@ impl<'c> Builder<'c> {
     pub(super) fn lower_cluster(&self, cluster: Op, plan: &Plan) {
         let extents: Vec<Val> = plan.space.iter().map(|e| self.materialize(cluster, *e)).collect();
         let result_types: Vec<MlirType> = ir::results(cluster).into_iter().map(ir::value_type).collect();
-        let written = self.destination_copies(cluster, plan);
+        let (written, destinations) = self.destination_buffers(cluster, plan);
         let totals = if plan.sizing.is_empty() { HashMap::new() } else { self.expand_totals(cluster, plan) };
         let buffers: Vec<Val> = result_types
             .iter()
@@ -471,6 +476,9 @@ impl<'c> Builder<'c> {
         }
         // SAFETY: the lowered values replace every result; `cluster` is not used again.
         unsafe { replace_and_erase(cluster, &tensors) };
+        for dest in destinations {
+            self.retire_destination(dest);
+        }
     }
 }
 

@@ -220,7 +220,8 @@ pub(super) enum Output {
     /// Result `.1` of leaf `.0`, an array over the scope of `guard` (a fold's result: its
     /// final accumulator, stored after the loop that carries it).
     Array { origin: (Op, usize), guard: Vec<Op> },
-    /// The destination copy written by scatter/permute leaf `.0`.
+    /// The buffer written by scatter/permute leaf `.0` (its destination's copy, or its
+    /// destination's own buffer).
     Written(Op),
 }
 
