@@ -3,7 +3,8 @@
 // lowering (`bufferization.to_tensor %alloc restrict`), its only other uses read its
 // extents, and the scatter reads it through one operand. Otherwise the destination is
 // copied first (`memref.alloc` + `memref.copy`): a function argument (the caller's
-// array), a destination also returned or read by the scatter itself. The histogram
+// array), a destination also returned or read by the scatter itself, a scatter in a loop
+// body (each iteration starts from the same destination). The histogram
 // shape (generate zeros, scatter into them) so writes its bins once instead of three
 // times (write, copy's read and write).
 //
@@ -18,6 +19,7 @@
 // RESULT: @intoArgument: match (interpreter, unfused, fused)
 // RESULT: @valuesAreDestination: match (interpreter, unfused, fused)
 // RESULT: @permuteIntoGenerated: match (interpreter, unfused, fused)
+// RESULT: @scatterInLoop: match (interpreter, unfused, fused)
 
 // In place: zeros made by a generate, read by the scatter only.
 // CHECK-LABEL: func.func @histogram(
@@ -173,4 +175,40 @@ func.func @permuteIntoGenerated(%vs: tensor<?xi64>, %ts: tensor<?xi64>) -> tenso
     array.yield %new : i64
   }
   return %p : tensor<?xi64>
+}
+
+// Copied: the scatter runs once per iteration, each time into the zeros made before the
+// loop.
+// CHECK-LABEL: func.func @scatterInLoop(
+// CHECK:         %[[Z:.*]] = memref.alloc
+// CHECK:         %[[T:.*]] = bufferization.to_tensor %[[Z]] restrict writable
+// CHECK:         scf.for
+// CHECK:           %[[B:.*]] = bufferization.to_buffer %[[T]] read_only
+// CHECK:           %[[C:.*]] = memref.alloc
+// CHECK:           memref.copy %[[B]], %[[C]]
+func.func @scatterInLoop(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %n = array.size %xs : tensor<?xi64>
+  %zeros = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %zero = arith.constant 0 : i64
+    array.yield %zero : i64
+  }
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %k = %c0 to %c3 step %c1 iter_args(%acc = %xs) -> tensor<?xi64> {
+    %bins = array.map %acc : tensor<?xi64> -> tensor<?xi64> {
+    ^bb0(%x: i64):
+      %mi = arith.index_cast %n : index to i64
+      %bin = arith.remui %x, %mi : i64
+      array.yield %bin : i64
+    }
+    %h = array.scatter %zeros[%bins], %acc : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+    ^bb0(%old: i64, %new: i64):
+      %sum = arith.addi %old, %new : i64
+      array.yield %sum : i64
+    }
+    scf.yield %h : tensor<?xi64>
+  }
+  return %r : tensor<?xi64>
 }

@@ -97,7 +97,9 @@ pub(crate) fn inline_body(op: Op, index: isize, arguments: &[Val], anchor: Op) -
 /// * every use of `%alloc` other than that `to_tensor` precedes it in its block (the
 ///   producer's loop nest filled it; nothing reads or writes it later);
 /// * `user` is the only op that reads `dest`'s elements, through one operand: its other
-///   uses are `tensor.dim`s, which read extents, and the update keeps those.
+///   uses are `tensor.dim`s, which read extents, and the update keeps those;
+/// * `user` is in the `to_tensor`'s block, directly or within fusion-tree ops, so it runs
+///   once per `dest` (not in a loop body or an element function).
 ///
 /// Then nothing observes the array once the update begins, so updating it in place gives
 /// the values a copy would (seed 000 §2: `scatter` returns a new array; the old one is
@@ -128,6 +130,18 @@ fn in_place_buffer(dest: Val, user: Op, result: MlirType) -> Option<Val> {
     };
     if !ir::uses(buffer).into_iter().all(|(u, _)| ir::same_op(u, to_tensor) || earlier(u)) {
         return None;
+    }
+    // `user` runs once each time `dest` is made: it sits in the to_tensor's block, or in
+    // fusion-tree ops there (a cluster runs each leaf once). In a loop body or an element
+    // function it would run many times, each run seeing the earlier runs' updates.
+    let mut op = user;
+    // SAFETY: live ops.
+    while !ir::same_block(unsafe { mlirOperationGetBlock(op) }, block) {
+        let parent = ir::parent_op(op)?;
+        if !op_kind(parent).is_some_and(OpKind::is_fusion_tree) {
+            return None;
+        }
+        op = parent;
     }
     let uses = ir::uses(dest);
     let by_user = uses.iter().filter(|(u, _)| ir::same_op(*u, user)).count();
