@@ -231,10 +231,15 @@ impl<'c> Builder<'c> {
             return self.constant_index(anchor, s);
         }
         let dd = self.constant_index(anchor, d as i64);
+        self.memref_dim_at(anchor, x, dd)
+    }
+
+    /// `memref.dim` of buffer `x` at the dimension held by index value `d`.
+    fn memref_dim_at(&self, anchor: Op, x: Val, d: Val) -> Val {
         self.put1(
             anchor,
             self.op("memref.dim")
-                .add_operands(&[v(x), v(dd)])
+                .add_operands(&[v(x), v(d)])
                 .add_results(&[self.index()])
                 .build()
                 .expect("valid memref.dim"),
@@ -370,24 +375,11 @@ impl<'c> Builder<'c> {
         }
         let buffer = ir::operands(to_tensor)[0];
         let uses = ir::uses(dest);
-        if uses.is_empty() || !uses.iter().all(|(user, _)| ir::op_name(*user) == "tensor.dim") {
-            // A copy was made (`dest` is still read), or nothing is left to retire.
-            if uses.is_empty() {
-                // SAFETY: `dest`, its only result, has no uses.
-                unsafe { ir::erase(to_tensor) };
-            }
-            return;
+        if !uses.iter().all(|(user, _)| ir::op_name(*user) == "tensor.dim") {
+            return; // Copied: `dest` is still read (by the copy, at least).
         }
         for (dim, _) in uses {
-            let d = ir::operands(dim)[1];
-            let extent = self.put1(
-                dim,
-                self.op("memref.dim")
-                    .add_operands(&[v(buffer), v(d)])
-                    .add_results(&[self.index()])
-                    .build()
-                    .expect("valid memref.dim"),
-            );
+            let extent = self.memref_dim_at(dim, buffer, ir::operands(dim)[1]);
             ir::replace_uses_where(ir::results(dim)[0], extent, |_| true);
             // SAFETY: the tensor.dim's result was replaced above.
             unsafe { ir::erase(dim) };
