@@ -31,17 +31,17 @@
 //!     combine.
 //!   - `scatter` → a copy of the destination (`memref.alloc` + `memref.copy` from
 //!     `bufferization.to_buffer`), or none when the destination's own buffer may be
-//!     updated in place (it was made by a loop nest of this pass and nothing else reads
-//!     it: `Builder::destination_buffer`), then a *sequential* `scf.for` nest over the values'
-//!     index space (source order, which the interpreter uses too, so non-commutative
+//!     updated in place (a loop nest of this pass made it and nothing else reads it:
+//!     `Builder::destination_buffer`), then a *sequential* `scf.for` nest over the
+//!     values' index space (source order, which the interpreter uses too, so non-commutative
 //!     combines agree): the index arrays are loaded (`arith.index_cast` for integer
 //!     indices), and inside an `scf.if` bounds check (`cmpi ult` per dimension, so
 //!     negative indices fail too) the old element is combined with the value and stored.
 //!     An out-of-range index is skipped by compiled code; the reference interpreter
 //!     reports an error there.
 //!   - `permute` (the one `array-desugar` keeps: with a keep flag, seed 004 §1.1) → like
-//!     scatter: a copy of the destination (or none, as there), then a sequential `scf.for` nest over the
-//!     source in row-major order; the `index` region runs at the source index, and under
+//!     scatter: a copy of the destination (or none, as there), then a sequential
+//!     `scf.for` nest over the source in row-major order; the `index` region runs at the source index, and under
 //!     one `scf.if` (keep flag and bounds) `dest[t] = combine(dest[t], src[s])`. A dropped
 //!     element is never written whatever its target (the interpreter drops before it
 //!     checks bounds); later kept elements are combined after earlier ones with one
@@ -63,8 +63,8 @@
 //!   its predicate), expands (a first loop summing the counts, then per element a loop
 //!   over its segment), producers fused into gathers (seed 000 simple1: `xs[is[k]]`;
 //!   simple2: `xs[is1[is2[k]]]`; folds included, simple4), and scatters/permutes fed by
-//!   the loop (their destination copied before it, or updated in place as above; every dimension then an `scf.for`, in
-//!   source order), and leaves reading fold results (after the loop that carries the
+//!   the loop (their destination copied before it, or updated in place as above; every
+//!   dimension then an `scf.for`, in source order), and leaves reading fold results (after the loop that carries the
 //!   fold, in the body of the outer loops: a map over row sums; a rank-0 map once after
 //!   the nest). Its submodules are the sizes (`cluster::extents`), the plan of the
 //!   leaves and their scopes (`cluster::plan`) and the emission of the loop nest

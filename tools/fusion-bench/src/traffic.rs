@@ -26,8 +26,7 @@
 //! the analysis with its defaults (what `array-fusion`, hence `Variant::Fused`, does).
 //! Not modelled: caches (an array small enough to stay in cache is still counted), the
 //! write-allocate read of stores, a scatter's copy of its destination (when it is not
-//!   updated in place), scans' and
-//! segments' extra passes.
+//! updated in place), scans' and segments' extra passes.
 
 use array_dialect::types::element_bytes;
 use fusion_analysis::{
