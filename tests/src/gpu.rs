@@ -362,8 +362,8 @@ fn random_expand_permute(seed: u64) -> String {
     let (results, result_types, keep) = keep;
     format!(
         r#"func.func @expandPermute(%src: tensor<?xi64>) -> tensor<?xi64> {{
-  %c{length} = arith.constant {length} : index
-  %base = array.generate (%c{length}) : tensor<?xi64> {{
+  %length = arith.constant {length} : index
+  %base = array.generate (%length) : tensor<?xi64> {{
   ^bb0(%i: index):
     %ii = arith.index_cast %i : index to i64
     array.yield %ii : i64
