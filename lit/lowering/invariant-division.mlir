@@ -14,7 +14,11 @@
 // CHECK:         %[[MAGIC:.*]]:3 = call @_fusion_division_magic(%[[N]]) : (i64) -> (i64, i64, i64)
 // CHECK:         scf.parallel
 // CHECK-NOT:       arith.remui
-// CHECK:           arith.mului_extended %[[MAGIC]]#0
+// The high word of the product with the reciprocal, from 32-bit halves (vectorisable):
+// CHECK:           arith.andi %[[MAGIC]]#0, %[[LOW:.*]] : i64
+// CHECK:           arith.shrui %[[MAGIC]]#0, %[[THIRTY_TWO:.*]] : i64
+// CHECK-COUNT-4:   arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK-NOT:       arith.mului_extended
 // CHECK:           arith.shrui %{{.*}}, %[[MAGIC]]#1
 // CHECK:           arith.shrui %{{.*}}, %[[MAGIC]]#2
 // CHECK:         scf.reduce
