@@ -22,6 +22,10 @@
 // * Compiled, the scatter is a loop in source order; `--openmp --scatters=owners` runs it
 //   by owner (`array-parallel-forms`): each thread runs the whole loop and performs the
 //   additions into its own part of the bins, in source order.
+// * @byteHistogram is the same scatter into 256 bins (`x mod 256`, the histogram of the
+//   low bytes): many sources per bin, the case `--openmp --scatters=private` is for
+//   (`array-parallel-forms`: each thread counts its share of the elements into a private
+//   copy of the bins, and the copies are added up).
 
 func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
   %n = array.size %xs : tensor<?xi64>
@@ -35,6 +39,28 @@ func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
     %m = array.size %xs : tensor<?xi64>
     %mi = arith.index_cast %m : index to i64
     %bin = arith.remui %x, %mi : i64
+    %one = arith.constant 1 : i64
+    array.yield %bin, %one : i64, i64
+  }
+  %result = array.scatter %zeros[%src#0], %src#1 : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %sum = arith.addi %old, %new : i64
+    array.yield %sum : i64
+  }
+  return %result : tensor<?xi64>
+}
+
+func.func @byteHistogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %bins = arith.constant 256 : index
+  %zeros = array.generate (%bins) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %zero = arith.constant 0 : i64
+    array.yield %zero : i64
+  }
+  %src:2 = array.map %xs : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> {
+  ^bb0(%x: i64):
+    %m = arith.constant 256 : i64
+    %bin = arith.remui %x, %m : i64
     %one = arith.constant 1 : i64
     array.yield %bin, %one : i64, i64
   }

@@ -23,6 +23,9 @@
 // RUN: env OMP_NUM_THREADS=3 fuse-opt %s --run --check --openmp --scatters=owners --size=1000 --seed=7 | FileCheck %s --check-prefix=RESULT
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --scatters=owners --size=100000 --seed=8 | FileCheck %s --check-prefix=RESULT
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --scatters=atomic --size=1000 --seed=9 | FileCheck %s --check-prefix=RESULT
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{scatters=private owners=3}))' 2>/dev/null | FileCheck %s --check-prefix=PRIVATE
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --scatters=private --size=10 --seed=10 | FileCheck %s --check-prefix=RESULT
+// RUN: env OMP_NUM_THREADS=3 fuse-opt %s --run --check --openmp --scatters=private --size=100000 --seed=11 | FileCheck %s --check-prefix=RESULT
 // RUN: fuse-opt %s --emit-llvm=%t.owners.ll --openmp --scatters=owners && FileCheck %s --check-prefix=OMP < %t.owners.ll
 // RUN: fuse-opt %s --emit-llvm=%t.atomic.ll --openmp --scatters=atomic && FileCheck %s --check-prefix=OMP-ATOMIC < %t.atomic.ll
 // RUN: fuse-opt %s --emit-llvm=%t.ll --openmp && FileCheck %s --check-prefix=OMP < %t.ll
@@ -31,7 +34,7 @@
 // RUN: fuse-opt %s --emit-object=%t.o --openmp 2>&1 | FileCheck %s --check-prefix=SHOWN
 
 // By default a scatter stays in source order, with the reason:
-// DEFAULT: remark: array-parallel-forms: 'scf.for' stays sequential: a scatter, in source order (scatters=owners or scatters=atomic give it a parallel form; neither wins on every index distribution)
+// DEFAULT: remark: array-parallel-forms: 'scf.for' stays sequential: a scatter, in source order (scatters=owners, atomic or private give it a parallel form; none wins on every index distribution)
 
 // What stays sequential is shown where the code is run or emitted:
 // SHOWN: parallel-forms.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
@@ -48,10 +51,10 @@
 // OMP: call void {{.*}}@__kmpc_fork_call(
 // OMP-NOT: atomicrmw
 // OMP-ATOMIC: atomicrmw add ptr
-// BAD-OPTION: error: array-parallel-forms: scatters must be 'owners', 'atomic' or 'sequential', not 'racy'
+// BAD-OPTION: error: array-parallel-forms: scatters must be 'owners', 'atomic', 'private' or 'sequential', not 'racy'
 
 // An integer scan: partials, their exclusive scan, the chunks rerun with their stores.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
 // CHECK-LABEL: func.func @prefix_sums(
 // CHECK:         %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
 // CHECK:         %[[P:.*]] = memref.alloc(%[[C:.*]]) : memref<?xi64>
@@ -77,7 +80,7 @@ func.func @prefix_sums(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A filter: the count of kept elements is the scanned value, the position of each kept one.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
 // CHECK-LABEL: func.func @positives(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -98,7 +101,7 @@ func.func @positives(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // With scatters=owners (3 owners here; the OpenMP pipeline passes its thread count), each
 // owner runs the whole loop and updates only the bins of its third of the histogram, in
 // source order. With scatters=atomic, atomic additions in parallel.
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
 // CHECK-LABEL: func.func @histogram(
 // CHECK:         %[[C3:.*]] = arith.constant 3 : index
 // CHECK:         %[[ROWS:.*]] = memref.dim %[[H:.*]], %{{.*}} : memref<?xi64>
@@ -117,6 +120,17 @@ func.func @positives(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // ATOMIC:           memref.atomic_rmw addi
 // ATOMIC-NOT:     memref.store
 // ATOMIC:         return
+// With scatters=private, each of 3 threads would count its third of the elements into a
+// private row of n bins; the test `8 · 3 · n ≤ n` fails at run time for any n > 0, so the
+// loop in order (the else branch) runs: n bins for n elements are too many to copy.
+// PRIVATE-LABEL: func.func @histogram(
+// PRIVATE:         %[[WORTH:.*]] = arith.cmpi ule, %{{.*}}, %{{.*}} : index
+// PRIVATE:         scf.if %[[WORTH]] {
+// PRIVATE:           memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xi64>
+// PRIVATE:           scf.parallel
+// PRIVATE:         } else {
+// PRIVATE:           scf.for
+// PRIVATE:         return
 func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
   %n = array.size %xs : tensor<?xi64>
   %zeros = array.generate (%n) : tensor<?xi64> {
@@ -140,7 +154,7 @@ func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A float scan whose combine allows regrouping: three phases.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
 // CHECK-LABEL: func.func @running_sum_reassoc(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -157,7 +171,7 @@ func.func @running_sum_reassoc(%xs: tensor<?xf64>) -> tensor<?xf64> {
 
 // The same scan without the permission: it stays in order, and the remark says why.
 // REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 1 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 1 loops stay sequential
 // CHECK-LABEL: func.func @running_sum_in_order(
 // CHECK-NOT:     scf.parallel
 // CHECK:         scf.for
@@ -176,7 +190,7 @@ func.func @running_sum_in_order(%xs: tensor<?xf64>) -> tensor<?xf64> {
 // An expand (seed 004): the sum of the counts (the total length) is the first two
 // phases (it stores nothing); the placement of the segments, each at the running offset,
 // is three phases.
-// REMARK: remark: array-parallel-forms: 2 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 2 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
 // CHECK-LABEL: func.func @repeat_each(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -208,7 +222,7 @@ func.func @repeat_each(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // It is only folded (read by nothing else), so phase 3, where every chunk starts from its
 // exact prefix, folds each chunk from the identity, and a fourth loop combines the
 // chunks' folds in order.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 1 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 1 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
 // CHECK-LABEL: func.func @sum_of_prefix_sums(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -237,7 +251,7 @@ func.func @sum_of_prefix_sums(%xs: tensor<?xi64>) -> tensor<i64> {
 // exact prefix of the first in every chunk and their own; no phase gives both, and the
 // loop stays sequential.
 // REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine with a value independent of the carried ones (or is not a fold of such values)
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 1 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 1 loops stay sequential
 // CHECK-LABEL: func.func @prefix_sums_twice(
 // CHECK-NOT:     scf.parallel
 // CHECK:         return
@@ -260,7 +274,7 @@ func.func @prefix_sums_twice(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // sources collide on a bin): its result depends on the order of the updates. By owner,
 // each bin is written by one thread in source order, so it is the sequential result; no
 // atomic form exists, so with scatters=atomic it stays in order.
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
 // CHECK-LABEL: func.func @last_write_wins(
 // CHECK:         scf.parallel
 // CHECK:           scf.for
@@ -294,4 +308,76 @@ func.func @last_write_wins(%xs: tensor<?xi64>) -> tensor<?xi64> {
     array.yield %new : i64
   }
   return %w : tensor<?xi64>
+}
+
+// Sixteen bins (x mod 16) for many elements: with scatters=private each thread counts its
+// share into its own row (after filling it with 0, the identity of the addition); the
+// rows are then added to the bins, element by element in parallel. At --size=10 the test
+// `8 · threads · 16 ≤ 10` fails and the loop runs in order; at --size=100000 the private
+// form runs (both are checked against the interpreter above).
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// PRIVATE-LABEL: func.func @sixteenBins(
+// PRIVATE:         %[[THREADS:.*]] = arith.constant 3 : index
+// PRIVATE:         scf.if
+// PRIVATE:           %[[ROWS:.*]] = memref.alloc(%[[THREADS]], %{{.*}}) : memref<?x?xi64>
+// PRIVATE:           scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[THREADS]])
+// PRIVATE:             scf.for %[[J:.*]] =
+// PRIVATE:               memref.store %{{.*}}, %[[ROWS]][%[[T]], %[[J]]]
+// PRIVATE:             scf.for
+// PRIVATE:               %[[OLD:.*]] = memref.load %[[ROWS]][%[[T]], %[[AT:.*]]]
+// PRIVATE:               %[[NEW:.*]] = arith.addi %[[OLD]], %{{.*}} : i64
+// PRIVATE:               memref.store %[[NEW]], %[[ROWS]][%[[T]], %[[AT]]]
+// PRIVATE:           scf.parallel
+// PRIVATE:             scf.for %[[K:.*]] = %{{.*}} to %[[THREADS]]
+// PRIVATE:               memref.load %[[ROWS]][%[[K]], %{{.*}}]
+// PRIVATE:               arith.addi
+// PRIVATE:           memref.dealloc %[[ROWS]]
+// PRIVATE:         } else {
+// PRIVATE:           scf.for
+// PRIVATE-NOT:     memref.atomic_rmw
+// PRIVATE:         return
+// RESULT: @sixteenBins: match (interpreter, unfused, fused)
+func.func @sixteenBins(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %c16 = arith.constant 16 : index
+  %zeros = array.generate (%c16) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %z = arith.constant 0 : i64
+    array.yield %z : i64
+  }
+  %bins = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %m = arith.constant 16 : i64
+    %b = arith.remui %x, %m : i64
+    array.yield %b : i64
+  }
+  %h = array.scatter %zeros[%bins], %xs : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %s = arith.addi %old, %new : i64
+    array.yield %s : i64
+  }
+  return %h : tensor<?xi64>
+}
+
+// The same with float sums (regrouped by the private form, as by atomic additions):
+// compared with the interpreter within the stated float tolerance.
+// RESULT: @sixteenFloatBins: match (interpreter, unfused, fused)
+func.func @sixteenFloatBins(%xs: tensor<?xi64>, %ws: tensor<?xf64>) -> tensor<?xf64> {
+  %c16 = arith.constant 16 : index
+  %zeros = array.generate (%c16) : tensor<?xf64> {
+  ^bb0(%i: index):
+    %z = arith.constant 0.0 : f64
+    array.yield %z : f64
+  }
+  %bins = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %m = arith.constant 16 : i64
+    %b = arith.remui %x, %m : i64
+    array.yield %b : i64
+  }
+  %h = array.scatter %zeros[%bins], %ws : tensor<?xf64>[tensor<?xi64>], tensor<?xf64> combine {
+  ^bb0(%old: f64, %new: f64):
+    %s = arith.addf %old, %new : f64
+    array.yield %s : f64
+  }
+  return %h : tensor<?xf64>
 }

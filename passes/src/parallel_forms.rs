@@ -18,7 +18,10 @@
 //!   own rows of the destination: the sequential result bit for bit, nothing atomic;
 //! * `atomics::parallel_updates`: a scatter nest whose combine is commutative and
 //!   associative → one `scf.parallel` of `memref.atomic_rmw` updates (on the CPU only on
-//!   request, see below).
+//!   request, see below);
+//! * `private::private_copies`: the same nests → each thread updates a private copy of
+//!   the destination from its share of the sources, and the copies are then combined
+//!   into it (taken at run time where the copies are small next to the sources).
 //!
 //! Each states the conditions under which the parallel form is exact, and refuses (with
 //! the reason, changing nothing) any loop that breaks one. Folds need no rewrite here:
@@ -36,15 +39,18 @@
 //!
 //! Scatters stay in source order unless the option `scatters` asks for a parallel form
 //! (`owners`, on `owners` owners, which `fusion_codegen`'s OpenMP pipeline sets to its
-//! thread count; or `atomic`), because neither form wins on every index distribution.
-//! Measured on this project's 2-core x86 machine, 10^7 elements, 2 threads against the
-//! loop in order on one (`kernel-bench --threads 2`, with `scatters=` changed in
-//! `fusion_codegen::pipeline::to_llvm`):
+//! thread count; `atomic`; or `private`, one copy per owner), because no form wins on
+//! every index distribution. Measured on this project's 2-core x86 machine, 10^7
+//! elements, 2 threads against the loop in order on one (`kernel-bench --threads 2
+//! --scatters FORM`):
 //!
-//! * a histogram into the 16 bins its generated inputs reach
-//!   (`examples/seed000_histogram.mlir`): by owner 0.83× (each owner recomputes the
-//!   bins of every element; the updates, to 16 cached bins, are cheap), atomic 0.17×
-//!   (286 ms against 49: the threads contend for the same cache lines);
+//! * a histogram of 10^7 bins, of which its generated inputs reach 16
+//!   (`examples/seed000_histogram.mlir`, `@histogram`): by owner 0.83× (each owner
+//!   recomputes the bins of every element; the updates, to 16 cached bins, are cheap),
+//!   atomic 0.17× (286 ms against 49: the threads contend for the same cache lines);
+//!   private copies of 10^7 bins are too large, so that form runs the loop in order (1.0×);
+//! * the same into 256 bins (`@byteHistogram`, 2026-11-27): private 1.56–1.81×, by owner
+//!   0.16×, atomic 0.05×;
 //! * a scatter-add to 10^7 bins spread by a multiplicative hash: by owner 1.17×.
 //!
 //! Even without contention (10^7 random bins, one thread, C) a locked add took 1.6–1.8×
@@ -55,6 +61,7 @@
 pub(crate) mod accesses;
 pub(crate) mod atomics;
 mod owners;
+mod private;
 pub(crate) mod scans;
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_remark};
@@ -73,7 +80,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-parallel-forms",
-    description: "Run the bufferized sequential loops of array-to-loops that have a parallel form in parallel on the CPU: loops carrying a regroupable combine (scans, filter compaction, expand placement) as three scf.parallel phases over chunks, commutative scatters (with scatters=atomic) as scf.parallel with memref.atomic_rmw; every loop that stays sequential is reported",
+    description: "Run the bufferized sequential loops of array-to-loops that have a parallel form in parallel on the CPU: loops carrying a regroupable combine (scans, filter compaction, expand placement) as three scf.parallel phases over chunks, commutative scatters (with scatters=atomic) as scf.parallel with memref.atomic_rmw or (with scatters=private) on private copies of the destination; every loop that stays sequential is reported",
     anchor: Some("func.func"),
     dependent_dialects: &[mlirGetDialectHandle__arith__, mlirGetDialectHandle__memref__, mlirGetDialectHandle__scf__],
     options: &[
@@ -84,7 +91,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "scatters",
-            description: "How scatter nests run: sequential (in source order, the default), owners (each of `owners` threads runs the whole nest in source order and performs the updates of its own rows of the destination; exact for any combine) or atomic (scf.parallel with memref.atomic_rmw, for commutative combines); see the measurements in the module doc",
+            description: "How scatter nests run: sequential (in source order, the default), owners (each of `owners` threads runs the whole nest in source order and performs the updates of its own rows of the destination; exact for any combine) atomic (scf.parallel with memref.atomic_rmw, for commutative combines) or private (each of `owners` threads updates a private copy of the destination from its share of the sources, and the copies are combined into it; for commutative combines with an identity, taken at run time where the copies are small next to the sources); see the measurements in the module doc",
             default: || "sequential".into(),
         },
         PassOption {
@@ -127,10 +134,12 @@ pub enum ScatterForm {
     Sequential,
     Owners,
     Atomic,
+    Private,
 }
 
 impl ScatterForm {
-    pub const ALL: [ScatterForm; 3] = [ScatterForm::Sequential, ScatterForm::Owners, ScatterForm::Atomic];
+    pub const ALL: [ScatterForm; 4] =
+        [ScatterForm::Sequential, ScatterForm::Owners, ScatterForm::Atomic, ScatterForm::Private];
 
     /// The value of the pass option `scatters` (and of `fuse-opt --scatters=`).
     pub fn name(self) -> &'static str {
@@ -138,6 +147,7 @@ impl ScatterForm {
             ScatterForm::Sequential => "sequential",
             ScatterForm::Owners => "owners",
             ScatterForm::Atomic => "atomic",
+            ScatterForm::Private => "private",
         }
     }
 
@@ -162,6 +172,7 @@ struct Counts {
     scan_folds: usize,
     owners: usize,
     atomic: usize,
+    private: usize,
     sequential: usize,
 }
 
@@ -180,7 +191,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
         emit_error(
             function.location(),
             &format!(
-                "array-parallel-forms: scatters must be 'owners', 'atomic' or 'sequential', not '{}'",
+                "array-parallel-forms: scatters must be 'owners', 'atomic', 'private' or 'sequential', not '{}'",
                 options.get("scatters").trim()
             ),
         );
@@ -195,8 +206,8 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     emit_remark(
         location,
         &format!(
-            "array-parallel-forms: {} scans (three phases each, {} with a fourth folding scanned values), {} scatters by owner, {} scatters with atomic updates, {} loops stay sequential",
-            counts.scans, counts.scan_folds, counts.owners, counts.atomic, counts.sequential
+            "array-parallel-forms: {} scans (three phases each, {} with a fourth folding scanned values), {} scatters by owner, {} scatters with atomic updates, {} scatters on private copies, {} loops stay sequential",
+            counts.scans, counts.scan_folds, counts.owners, counts.atomic, counts.private, counts.sequential
         ),
     );
     Ok(())
@@ -217,12 +228,19 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
             let refusal = if ir::results(op).is_empty() {
                 match forms.scatters {
                     ScatterForm::Sequential => match owners::admits(op) {
-                        Ok(()) => "a scatter, in source order (scatters=owners or scatters=atomic give it a parallel form; neither wins on every index distribution)".to_string(),
+                        Ok(()) => "a scatter, in source order (scatters=owners, atomic or private give it a parallel form; none wins on every index distribution)".to_string(),
                         Err(why) => why,
                     },
                     ScatterForm::Atomic => match atomics::parallel_updates(&b, op) {
                         Ok(_) => {
                             counts.atomic += 1;
+                            continue;
+                        }
+                        Err(why) => why,
+                    },
+                    ScatterForm::Private => match private::private_copies(&b, op, forms.owners) {
+                        Ok(_) => {
+                            counts.private += 1;
                             continue;
                         }
                         Err(why) => why,
@@ -247,9 +265,9 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
                     Err(why) => why,
                 }
             };
-            let before = counts.scans + counts.atomic + counts.owners;
+            let before = counts.scans + counts.atomic + counts.owners + counts.private;
             convert_regions(context, op, forms, counts);
-            let inner_parallel = counts.scans + counts.atomic + counts.owners > before
+            let inner_parallel = counts.scans + counts.atomic + counts.owners + counts.private > before
                 || !ir::collect(op, |o| !ir::same_op(o, op) && ir::op_name(o) == "scf.parallel").is_empty();
             if !inner_parallel {
                 emit_remark(b.location, &format!("array-parallel-forms: 'scf.for' stays sequential: {refusal}"));

@@ -169,6 +169,16 @@ def histogram_np(xs):
     return (np.bincount(bins, minlength=n).astype(I64),)
 
 
+@jax.jit
+def _byte_histogram_jit(xs):
+    bins = jnp.bitwise_and(xs, 255)  # x remui 256: the low byte of the two's complement
+    return (jax.ops.segment_sum(jnp.ones_like(xs), bins, num_segments=256, indices_are_sorted=False),)
+
+
+def byte_histogram_np(xs):
+    return (np.bincount(np.bitwise_and(xs, 255), minlength=256).astype(I64),)
+
+
 # --------------------------------------------------------------------------------------
 # seed000_intro: f(x) = 2x + 1, g(x) = x*x
 # --------------------------------------------------------------------------------------
@@ -802,6 +812,7 @@ FUNCTIONS = {
     ("seed000_backpermute", "gatherViaBackpermute"): (_gather_via_backpermute_jit, gather_via_backpermute_np),
     ("seed000_greedy", "greedyTopDownBad"): (_greedy_top_down_jit, greedy_top_down_np),
     ("seed000_histogram", "histogram"): (_histogram_jit, histogram_np),
+    ("seed000_histogram", "byteHistogram"): (_byte_histogram_jit, byte_histogram_np),
     ("seed000_intro", "verticalExample"): (_vertical_jit, vertical_np),
     ("seed000_intro", "horizontalExample"): (_horizontal_jit, horizontal_np),
     ("seed000_intro", "mergeExample"): (_merge_jit, merge_np),

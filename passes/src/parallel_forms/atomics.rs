@@ -26,22 +26,22 @@ use mlir_sys::*;
 
 /// An `scf.for` nest: the loops from the outermost in, each without loop-carried values,
 /// every loop but the innermost holding only the next one.
-struct Nest {
-    loops: Vec<Op>,
+pub(crate) struct Nest {
+    pub(crate) loops: Vec<Op>,
     ivs: Vec<Val>,
-    lower: Vec<Val>,
-    upper: Vec<Val>,
-    step: Vec<Val>,
+    pub(crate) lower: Vec<Val>,
+    pub(crate) upper: Vec<Val>,
+    pub(crate) step: Vec<Val>,
 }
 
 /// A read-modify-write of one element that becomes one `memref.atomic_rmw`: a combine
 /// of the old element with a value, or an overwrite with a constant (`assign`).
 pub(crate) struct Update {
     /// The load of the old element (`None`: an overwrite whose load is gone).
-    load: Option<Op>,
+    pub(crate) load: Option<Op>,
     /// The combine (`None`: an overwrite).
-    combine: Option<Op>,
-    store: Op,
+    pub(crate) combine: Option<Op>,
+    pub(crate) store: Op,
     kind: AtomicKind,
     /// The value combined in (the combine's operand that is not the old element), or
     /// the constant an overwrite stores.
@@ -204,7 +204,9 @@ pub(crate) fn updates_of(body: MlirBlock) -> Result<(Vec<Update>, Vec<Val>), Str
     Ok((updates, written))
 }
 
-fn analyse(op: Op) -> Result<(Nest, Vec<Update>), String> {
+/// The nest `op` heads and its updates, if its iterations interact only through them
+/// ([`Nest::independent`]) and it has at least one.
+pub(crate) fn analyse(op: Op) -> Result<(Nest, Vec<Update>), String> {
     let nest = Nest::of(op)?;
     let updates = nest.independent()?;
     if updates.is_empty() {

@@ -2,7 +2,7 @@
 //! \[`--scatters=FORM`\]\]: ahead-of-time output. The program is fused (the `array-fusion`
 //! pipeline; `--unfused` skips it), lowered to loops and to the LLVM dialect (`--openmp`:
 //! parallel loops run on the OpenMP runtime, so link the object with `-lomp`; scatters in
-//! source order, by owner or atomically: `--scatters=sequential|owners|atomic`), and
+//! source order, by owner, atomically or on private copies: `--scatters=sequential|owners|atomic|private`), and
 //! written as LLVM IR text or a host object file. Public functions get C entry points
 //! `_mlir_ciface_<name>`.
 

@@ -15,7 +15,7 @@
 //! at a small size, first) are listed with the reason. `--threads T` (T ≥ 2) adds the fused
 //! program compiled for OpenMP and run on `T` threads (`OMP_NUM_THREADS`), timed in the
 //! same interleaved calls, and its speed-up over the fused program on one thread; its
-//! scatters run as `--scatters` says (`sequential`, the default, `owners` or `atomic`:
+//! scatters run as `--scatters` says (`sequential`, the default, `owners`, `atomic` or `private`:
 //! `fusion_codegen::ScatterForm`).
 //!
 //! Memory: glibc would serve every result of 10^7 elements with a fresh `mmap` (page faults
@@ -107,7 +107,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--scatters" => {
                 let name = value(i)?;
                 o.scatters = ScatterForm::from_name(&name)
-                    .ok_or(format!("--scatters: '{name}' is not sequential, owners or atomic"))?
+                    .ok_or(format!("--scatters: '{name}' is not sequential, owners, atomic or private"))?
             }
             "--fresh-pages" => {
                 o.fresh_pages = true;
@@ -116,7 +116,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "-h" | "--help" => {
                 return Err("usage: kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] \
-                     [--scatters sequential|owners|atomic] [--fresh-pages] [--dump DIR]"
+                     [--scatters sequential|owners|atomic|private] [--fresh-pages] [--dump DIR]"
                     .into());
             }
             _ if a.starts_with('-') => return Err(format!("unknown option {a}")),
