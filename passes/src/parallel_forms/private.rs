@@ -69,10 +69,12 @@ pub(crate) fn private_copies(b: &Builder, op: Op, copies: i64) -> Result<Op, Str
     }
     let gaps = b.constant_index(op, 2 * ROW_GAP);
     let rows: Vec<Val> = lengths.iter().map(|length| b.binary(op, arith::addi, *length, gaps)).collect();
+    // 8 · copies · m ≤ N as m ≤ ⌊⌊N / 8⌋ / copies⌋ (equivalent for whole numbers and
+    // copies > 0), which no product can overflow.
     let eight = b.constant_index(op, 8);
-    let overhead = b.binary(op, arith::muli, elements, copies);
-    let overhead = b.binary(op, arith::muli, overhead, eight);
-    let worth = b.put1(op, arith::cmpi(b.context, CmpiPredicate::Ule, v(overhead), v(trips), b.location));
+    let budget = b.binary(op, arith::divui, trips, eight);
+    let budget = b.binary(op, arith::divui, budget, copies);
+    let worth = b.put1(op, arith::cmpi(b.context, CmpiPredicate::Ule, v(elements), v(budget), b.location));
     let (check, then_yield, else_yield) = b.if_else(op, worth, &[]);
 
     // The private copies: one row per thread, each buffer's elements in row-major order
