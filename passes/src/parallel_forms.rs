@@ -289,7 +289,7 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
 
 /// Rewrites an `scf.parallel` of two or more dimensions without reductions, that no other
 /// `scf.parallel` encloses, as an `scf.parallel` over its first dimension whose body runs
-/// the other dimensions as nested `scf.for` loops; changes nothing otherwise.
+/// the other dimensions as nested `scf.for` loops; leaves any other loop as it is.
 ///
 /// Why: `convert-scf-to-openmp` collapses the dimensions of a loop into one work-sharing
 /// loop and recovers each index with a division and a remainder by the trip counts, in
@@ -299,22 +299,14 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
 /// thread runs whole rows as the one-thread program does. Any order of the iterations of
 /// a loop without reductions computes the same (that is what `scf.parallel` states), so
 /// running some of them in sequence changes no result.
-fn outermost_dimension_only(b: &Builder, parallel: Op) -> bool {
-    let enclosed = ir::parent_op(parallel).is_some_and(|p| {
-        let mut current = Some(p);
-        while let Some(o) = current {
-            if ir::op_name(o) == "scf.parallel" {
-                return true;
-            }
-            current = ir::parent_op(o);
-        }
-        false
-    });
+fn outermost_dimension_only(b: &Builder, parallel: Op) {
+    let enclosed =
+        std::iter::successors(ir::parent_op(parallel), |o| ir::parent_op(*o)).any(|o| ir::op_name(o) == "scf.parallel");
     let body = ir::first_block(ir::region(parallel, 0));
     let ivs = ir::block_arguments(body);
     let n = ivs.len();
     if enclosed || n < 2 || !ir::results(parallel).is_empty() {
-        return false;
+        return;
     }
     let operands = ir::operands(parallel);
     let (lower, upper, step) = (&operands[..n], &operands[n..2 * n], &operands[2 * n..3 * n]);
@@ -335,7 +327,6 @@ fn outermost_dimension_only(b: &Builder, parallel: Op) -> bool {
     // SAFETY: the loop has no results and its body (but for its empty `scf.reduce`) was
     // moved out.
     unsafe { ir::erase(parallel) };
-    true
 }
 
 fn convert_regions(context: &Context, op: Op, forms: Forms, counts: &mut Counts) {
