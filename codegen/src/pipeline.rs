@@ -99,9 +99,11 @@ pub fn to_llvm(threads: Threads) -> String {
         "expand-strided-metadata, finalize-memref-to-llvm, "
     };
     let (memref_before, memref_after) = if memref_first { (memref, "") } else { ("", memref) };
-    // On the CPU, divisions by loop-invariant divisors become multiplications
+    // On the CPU, remainders of affine functions of a loop's induction variable become
+    // affine on the segments between their wrap-arounds (`array-remainder-segments`), and
+    // the divisions left by loop-invariant divisors become multiplications
     // (`array-invariant-division`); the GPU pipelines keep them.
-    let division = if cpu { "array-invariant-division, " } else { "" };
+    let division = if cpu { "array-remainder-segments, array-invariant-division, " } else { "" };
     format!(
         "{division}one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, array-elide-loop-copies, \

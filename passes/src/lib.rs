@@ -17,6 +17,7 @@ pub mod ir;
 pub mod loop_copies;
 pub mod parallel_forms;
 pub mod recompute;
+pub mod remainder_segments;
 pub mod simplify_gathers;
 pub mod summary;
 mod test_summary;
@@ -38,6 +39,7 @@ pub fn register_all_passes() {
         bridge::register(&loop_copies::DEFINITION);
         bridge::register(&huge_pages::DEFINITION);
         bridge::register(&invariant_division::DEFINITION);
+        bridge::register(&remainder_segments::DEFINITION);
         bridge::register(&to_gpu::DEFINITION);
         bridge::register(&to_gpu::emulate::DEFINITION);
         bridge::register(&to_gpu::host_memory::DEFINITION);

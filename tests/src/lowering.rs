@@ -742,3 +742,73 @@ fn loop_invariant_divisions_agree_with_native_division() {
     }
     assert!(compared > 10_000, "{compared}");
 }
+
+/// `array-remainder-segments`: `((3i + b) · 2) mod d` (D = 6, so the chunked form runs
+/// where d ≥ 6 · 1024), compiled, against Rust's wrapping arithmetic, around every edge of
+/// the run-time guard: divisors just below, at and above 6144, lengths around the chunk of
+/// 1024, and addends b for which the last iteration's chain fits exactly, wraps by one,
+/// or wraps in the addition.
+#[test]
+fn remainder_segments_agree_with_wrapping_arithmetic() {
+    use fusion_codegen::raw::Output;
+    use fusion_interpreter::{ElemType, Type, Value};
+    let dir = tempfile_dir("remainder-segments");
+    let path = dir.join("segments.mlir");
+    let source = "func.func @affine(%n: index, %b: index, %d: index) -> tensor<?xindex> {
+  %ys = array.generate (%n) : tensor<?xindex> {
+  ^bb0(%i: index):
+    %c3 = arith.constant 3 : index
+    %c2 = arith.constant 2 : index
+    %x = arith.muli %i, %c3 : index
+    %y = arith.addi %x, %b : index
+    %z = arith.muli %y, %c2 : index
+    %r = arith.remui %z, %d : index
+    array.yield %r : index
+  }
+  return %ys : tensor<?xindex>
+}
+";
+    std::fs::write(&path, source).unwrap();
+    // The loop is rewritten (so the comparison below is of the rewritten form).
+    let (loops, _) = fused_lowered_text(source);
+    let context = context();
+    let mut module = array_dialect::source::parse_source(&context, &loops, "loops.mlir").expect("parses");
+    run_pipeline(&context, &mut module, "builtin.module(array-remainder-segments)");
+    let text = module.as_operation().to_string();
+    assert!(text.contains("arith.constant 6144 : index") && text.contains("} else {"), "not rewritten:\n{text}");
+    assert_eq!(text.matches("arith.remui").count(), 2, "one remainder per chunk, one in the unchanged loop:\n{text}");
+    let compiled =
+        fusion_codegen::raw::compile_file(&path, fusion_codegen::pipeline::Variant::Fused, None).expect("compiles");
+    let index = Type::Scalar(ElemType::Index);
+    let mut compared = 0;
+    for n in [0u64, 1, 2, 1023, 1024, 1025, 5000] {
+        let last = n.saturating_sub(1);
+        // (3 · last + b) · 2 ≤ 2^64 − 1 exactly when 3 · last + b ≤ ⌊(2^64 − 1) / 2⌋.
+        let fits = u64::MAX / 2 - 3 * last;
+        for b in [0, 1, 5, 99_991, fits, fits + 1, u64::MAX - 2] {
+            for d in [1u64, 7, 6143, 6144, 6145, 10_007, 30_011, 1 << 33, u64::MAX] {
+                let (outputs, _) = compiled
+                    .call(
+                        "affine",
+                        &[index.clone(), index.clone(), index.clone()],
+                        &[Type::Tensor { elem: ElemType::Index, shape: vec![None] }],
+                        &mut [
+                            fusion_codegen::raw::Arg::Scalar(Value::Index(n as i64)),
+                            fusion_codegen::raw::Arg::Scalar(Value::Index(b as i64)),
+                            fusion_codegen::raw::Arg::Scalar(Value::Index(d as i64)),
+                        ],
+                    )
+                    .unwrap();
+                let Output::Tensor(result) = &outputs[0] else { panic!("a tensor result") };
+                let Value::Tensor(got) = result.to_buffer().to_value() else { panic!("a tensor value") };
+                assert_eq!(got.elements.len() as u64, n);
+                for (i, y) in got.elements.iter().enumerate() {
+                    let want = (3 * i as u64).wrapping_add(b).wrapping_mul(2) % d;
+                    assert_eq!(y.as_i64().unwrap() as u64, want, "i = {i}, n = {n}, b = {b}, d = {d}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 100_000, "{compared}");
+}
