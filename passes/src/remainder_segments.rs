@@ -185,7 +185,7 @@ impl Segments {
         if operands.len() != 3 || ir::int_constant(operands[2]) != Some(1) {
             return None; // more than one dimension, carried values, or another step
         }
-        if ir::collect(lp, |op| !ir::same_op(op, lp) && LOOPS.contains(&ir::op_name(op).as_str())).len() > 0 {
+        if !ir::collect(lp, |op| !ir::same_op(op, lp) && LOOPS.contains(&ir::op_name(op).as_str())).is_empty() {
             return None;
         }
         let fixed = |v: Val| ir::defined_outside(v, lp) || ir::int_constant(v).is_some();
