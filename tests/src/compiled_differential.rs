@@ -172,3 +172,66 @@ fn a_wrong_result_is_a_mismatch() {
     assert_eq!(first_difference(&expected, &actual), Some(0));
     assert_eq!(first_difference(&expected, &expected), None);
 }
+
+/// A backpermute of `xs` (length n, the size) whose index is a random chain of `arith.addi`
+/// and `arith.muli` from the position i, taken mod n: the shape `array-remainder-segments`
+/// rewrites (its run-time guard decides per run). Steps: `· c` (c from 1 to 3), `+ c` (a
+/// constant up to 2^62), `+ size` (the index argument), `+ shift` (a small random i64 as
+/// an index: a negative one is near 2^64, so the chain wraps and the guard falls back).
+fn affine_remainder_program(seed: u64) -> String {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    let mut body = String::new();
+    let mut current = "%i".to_string();
+    for step in 0..1 + next(4) {
+        let (constant, operation, operand) = match next(4) {
+            0 => (Some(1 + next(3)), "muli", format!("%c{step}")),
+            1 => (Some(next(4) * (1 << 60) + next(5000)), "addi", format!("%c{step}")),
+            2 => (None, "addi", "%size".to_string()),
+            _ => (None, "addi", "%shifted".to_string()),
+        };
+        if let Some(c) = constant {
+            body += &format!("    %c{step} = arith.constant {c} : index\n");
+        }
+        // Either operand order: the chain is found from either side.
+        let (lhs, rhs) = if next(2) == 0 { (current.clone(), operand) } else { (operand, current.clone()) };
+        body += &format!("    %x{step} = arith.{operation} {lhs}, {rhs} : index\n");
+        current = format!("%x{step}");
+    }
+    format!(
+        "func.func @affineRemainder(%xs: tensor<?xi64>, %size: index, %shift: i64) -> tensor<?xi64> {{
+  %n = array.size %xs : tensor<?xi64>
+  %shifted = arith.index_cast %shift : i64 to index
+  %ys = array.backpermute %xs to (%size) : tensor<?xi64> -> tensor<?xi64> {{
+  ^bb0(%i: index):
+{body}    %j = arith.remui {current}, %n : index
+    array.yield %j : index
+  }}
+  return %ys : tensor<?xi64>
+}}
+"
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+    /// Random affine remainders agree compiled (sequential and on OpenMP threads) with the
+    /// interpreter, at sizes on both sides of the segments' guard (n ≥ 1024 · D).
+    #[test]
+    fn random_affine_remainders_agree(
+        program_seed in any::<u64>(),
+        input_seed in any::<u64>(),
+        size in prop::sample::select(vec![0usize, 1, 2, 1023, 2047, 2048, 3100, 7000, 9300]),
+        openmp in any::<bool>(),
+    ) {
+        let source = affine_remainder_program(program_seed);
+        let threads = if openmp { Threads::OpenMp(ScatterForm::Sequential) } else { Threads::Sequential };
+        let compiled = assert_all_match_with(&source, input_seed, size, threads);
+        prop_assert!(compiled == 1 || size == 0, "not compared at size {size}\n{source}");
+    }
+}
