@@ -54,7 +54,7 @@
 //! costs one remainder and two loop heads next to its C iterations. For smaller divisors
 //! the loop runs unchanged (and `array-invariant-division`, after this pass in the CPU
 //! pipelines, multiplies by the divisor's reciprocal). One remainder per loop is
-//! rewritten, the first in the body; each further one would double the body again.
+//! rewritten, the first that qualifies; each further one would double the body again.
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error};
 use crate::ir::{self, Op, Val};
@@ -161,8 +161,8 @@ struct Segments {
     chunk: i64,
 }
 
-/// The largest multiplier accepted, so that D · C cannot overflow (D ≤ 2^62 / C is
-/// checked as the chain is read).
+/// The bound on D · C, so that it cannot overflow (D ≤ 2^62 / C is checked as the chain
+/// is read).
 const LIMIT: i64 = 1 << 62;
 
 const LOOPS: [&str; 4] = ["scf.for", "scf.parallel", "scf.while", "scf.forall"];
