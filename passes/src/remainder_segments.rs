@@ -8,16 +8,16 @@
 //! Between two wrap-arounds the remainder is `D·i + B − k·n` for one k, affine in i, so
 //! the loads it indexes are strided and the loop vectorises like a copy.
 //!
-//! **The rewrite.** A one-dimensional `scf.parallel` without reductions over `i ∈ [lb, ub)`
-//! with step 1 whose body holds no loop, and in it `arith.remui x, n` of `index` where `n`
-//! is defined outside the loop and `x` is `i` followed by a chain of `arith.addi` with
-//! values fixed for the loop and `arith.muli` with constants `c ≥ 1` (so `x(i) = D·i + B`,
-//! D the product of the c), is rewritten, for chunks of `C` iterations (the `chunk`
-//! option), into
+//! **The rewrite.** An `scf.parallel` without reductions whose body holds no loop, and in
+//! it `arith.remui x, n` of `index` where `n` is defined outside the loop and `x` is the
+//! induction variable `i` of its innermost dimension, over `[lb, ub)` with step 1, followed
+//! by a chain of `arith.addi` with values fixed for the loop and `arith.muli` with
+//! constants `c ≥ 1` (so `x(i) = D·i + B`, D the product of the c), is rewritten, for
+//! chunks of `C` iterations (the `chunk` option), into
 //!
 //! ```text
 //! scf.if guard {
-//!   scf.parallel over the chunks k:
+//!   scf.parallel over the outer dimensions as they were and the chunks k of this one:
 //!     lo = lb + k·C;  hi = min(lo + C, ub);  r0 = x(lo) mod n
 //!     mid = lo + min(hi − lo, ⌊(n − r0 − 1) / D⌋ + 1)
 //!     scf.for i in [lo, mid):  the body, the remainder replaced by (r0 − D·lo) + D·i
@@ -42,8 +42,9 @@
 //!    (`n − r0 ≥ 1` as `r0 < n`): exactly the iterations before `mid`. The replacement is
 //!    evaluated in wrapping arithmetic, which is exact modulo 2^64, and the exact value
 //!    lies in `[0, n)`.
-//! 4. Every iteration runs once, in one of the two clones, and the chunks are as
-//!    independent as the iterations of the `scf.parallel` were. When the guard fails
+//! 4. Every iteration runs once, in one of the two clones (the other dimensions' induction
+//!    variables are the chunk loop's), and the chunks are as independent as the
+//!    iterations of the `scf.parallel` were. When the guard fails
 //!    (`n = 0` among others: `D·C ≥ 1`) the loop runs unchanged.
 //!
 //! Sequential loops (`scf.for`, the scatters of `array-to-loops`) are left alone:
@@ -68,7 +69,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-remainder-segments",
-    description: "A remainder (D*i + B) mod n of a loop's induction variable i (index; D a product of constants, B and n fixed for the loop) becomes affine in i on the loop's segments between wrap-arounds: the loop runs in chunks of `chunk` iterations, each split at its one wrap-around into two loops without a remainder, where n >= D*chunk and no step of D*i + B wraps (checked at run time; else the loop runs unchanged)",
+    description: "A remainder (D*i + B) mod n of an scf.parallel's induction variable i (index; D a product of constants, B and n fixed for the loop) becomes affine in i on the loop's segments between wrap-arounds: the loop runs in chunks of `chunk` iterations, each split at its one wrap-around into two loops without a remainder, where n >= D*chunk and no step of D*i + B wraps (checked at run time; else the loop runs unchanged)",
     anchor: Some("builtin.module"),
     dependent_dialects: &[mlirGetDialectHandle__arith__, mlirGetDialectHandle__scf__],
     options: &[PassOption {
@@ -152,6 +153,8 @@ impl Step {
 /// A remainder the rewrite applies to: its loop, the chain, the divisor.
 struct Segments {
     lp: Op,
+    /// The dimension of the loop whose induction variable starts the chain (the innermost).
+    dimension: usize,
     steps: Vec<Step>,
     divisor: Val,
     /// D · C, the least divisor the rewrite runs for.
@@ -182,8 +185,8 @@ impl Segments {
             return None;
         }
         let operands = ir::operands(lp);
-        if operands.len() != 3 || ir::int_constant(operands[2]) != Some(1) {
-            return None; // more than one dimension, carried values, or another step
+        if operands.len() % 3 != 0 {
+            return None; // reductions
         }
         if !ir::collect(lp, |op| !ir::same_op(op, lp) && LOOPS.contains(&ir::op_name(op).as_str())).is_empty() {
             return None;
@@ -192,13 +195,16 @@ impl Segments {
         if !ir::defined_outside(divisor, lp) {
             return None;
         }
-        // From the numerator back to the induction variable: at every step one operand
+        // From the numerator back to an induction variable: at every step one operand
         // changes in the loop (the chain) and the other is fixed for it.
-        let induction = ir::block_arguments(ir::first_block(ir::region(lp, 0)))[0];
+        let inductions = ir::block_arguments(ir::first_block(ir::region(lp, 0)));
         let mut steps = Vec::new();
         let mut slope: i64 = 1;
         let mut current = x;
-        while !ir::same_value(current, induction) {
+        let dimension = loop {
+            if let Some(d) = inductions.iter().position(|i| ir::same_value(*i, current)) {
+                break d;
+            }
             let op = ir::defining_op(current)?;
             let [a, b] = <[Val; 2]>::try_from(ir::operands(op)).ok()?;
             let (chain, other) = match (fixed(a), fixed(b)) {
@@ -219,9 +225,15 @@ impl Segments {
                 _ => return None,
             }
             current = chain;
+        };
+        // The innermost dimension only: the segment loops run inside the chunk loop, so
+        // splitting an outer dimension would make the rows' elements run column by column.
+        if dimension + 1 != inductions.len() || ir::int_constant(operands[2 * inductions.len() + dimension]) != Some(1)
+        {
+            return None;
         }
         steps.reverse(); // from the induction variable outwards
-        Some(Segments { lp, steps, divisor, least_divisor: slope * chunk, slope, chunk })
+        Some(Segments { lp, dimension, steps, divisor, least_divisor: slope * chunk, slope, chunk })
     }
 
     /// `x` at the iteration `i`, before `anchor` (wrapping arithmetic).
@@ -259,7 +271,11 @@ impl Segments {
         let lp = self.lp;
         // SAFETY: the location of a live op, owned by the context.
         let b = Builder { context, location: unsafe { Location::from_raw(ir::location(lp)) } };
-        let [lower, upper, one] = <[Val; 3]>::try_from(ir::operands(lp)).expect("checked in Segments::of");
+        let bounds = ir::operands(lp);
+        let rank = bounds.len() / 3;
+        let (lowers, uppers, loop_steps) = (&bounds[..rank], &bounds[rank..2 * rank], &bounds[2 * rank..]);
+        let d = self.dimension;
+        let (lower, upper, one) = (lowers[d], uppers[d], loop_steps[d]);
         let zero = b.constant_index(lp, 0);
 
         // The guard.
@@ -283,8 +299,11 @@ impl Segments {
             let full = b.binary(then_yield, arith::divui, before, chunk);
             b.binary(then_yield, arith::addi, full, one)
         };
-        let (_, ks, chunk_end) = b.parallel_range(then_yield, &[zero], &[chunks], &[one], &[]);
-        let k = ks[0];
+        // The other dimensions as they were; this one over the chunks.
+        let (mut chunk_lowers, mut chunk_uppers) = (lowers.to_vec(), uppers.to_vec());
+        (chunk_lowers[d], chunk_uppers[d]) = (zero, chunks);
+        let (_, ivs, chunk_end) = b.parallel_range(then_yield, &chunk_lowers, &chunk_uppers, loop_steps, &[]);
+        let k = ivs[d];
         let offset = b.binary(chunk_end, arith::muli, k, chunk);
         let lo = b.binary(chunk_end, arith::addi, lower, offset);
         let lo_plus_chunk = b.binary(chunk_end, arith::addi, lo, chunk);
@@ -322,7 +341,9 @@ impl Segments {
             };
             let cloned_remainder = ir::collect(clone, |_| true)[position];
             let body = ir::first_block(ir::region(clone, 0));
-            ir::replace_uses_where(ir::block_arguments(body)[0], i, |_| true);
+            for (e, argument) in ir::block_arguments(body).into_iter().enumerate() {
+                ir::replace_uses_where(argument, if e == d { i } else { ivs[e] }, |_| true);
+            }
             let ops = ir::block_ops(body);
             for op in &ops[..ops.len() - 1] {
                 ir::move_before(*op, end);

@@ -767,6 +767,18 @@ fn remainder_segments_agree_with_wrapping_arithmetic() {
   }
   return %ys : tensor<?xindex>
 }
+func.func @rows(%m: index, %n: index, %b: index, %d: index) -> tensor<?x?xindex> {
+  %ys = array.generate (%m, %n) : tensor<?x?xindex> {
+  ^bb0(%i: index, %j: index):
+    %c2 = arith.constant 2 : index
+    %x = arith.muli %j, %c2 : index
+    %y = arith.addi %b, %x : index
+    %r = arith.remui %y, %d : index
+    %s = arith.addi %r, %i : index
+    array.yield %s : index
+  }
+  return %ys : tensor<?x?xindex>
+}
 ";
     std::fs::write(&path, source).unwrap();
     // The loop is rewritten (so the comparison below is of the rewritten form).
@@ -775,8 +787,10 @@ fn remainder_segments_agree_with_wrapping_arithmetic() {
     let mut module = array_dialect::source::parse_source(&context, &loops, "loops.mlir").expect("parses");
     run_pipeline(&context, &mut module, "builtin.module(array-remainder-segments)");
     let text = module.as_operation().to_string();
-    assert!(text.contains("arith.constant 6144 : index") && text.contains("} else {"), "not rewritten:\n{text}");
-    assert_eq!(text.matches("arith.remui").count(), 2, "one remainder per chunk, one in the unchanged loop:\n{text}");
+    // Both functions: D = 6 in @affine, D = 2 in @rows (its innermost dimension).
+    assert!(text.contains("arith.constant 6144 : index") && text.contains("arith.constant 2048 : index"), "{text}");
+    assert_eq!(text.matches("} else {").count(), 2, "not rewritten:\n{text}");
+    assert_eq!(text.matches("arith.remui").count(), 4, "one remainder per chunk, one in each unchanged loop:\n{text}");
     let compiled =
         fusion_codegen::raw::compile_file(&path, fusion_codegen::pipeline::Variant::Fused, None).expect("compiles");
     let index = Type::Scalar(ElemType::Index);
@@ -805,6 +819,31 @@ fn remainder_segments_agree_with_wrapping_arithmetic() {
                 for (i, y) in got.elements.iter().enumerate() {
                     let want = (3 * i as u64).wrapping_add(b).wrapping_mul(2) % d;
                     assert_eq!(y.as_i64().unwrap() as u64, want, "i = {i}, n = {n}, b = {b}, d = {d}");
+                    compared += 1;
+                }
+            }
+        }
+    }
+    // A matrix whose rows each wrap around: the chunks of the innermost dimension, the
+    // rows in parallel as before.
+    for (m, n) in [(3u64, 5000u64), (2, 2049), (1, 1024), (4, 0)] {
+        for b in [0u64, 17, u64::MAX - 3] {
+            for d in [1000u64, 2047, 2048, 4099] {
+                let (outputs, _) = compiled
+                    .call(
+                        "rows",
+                        &[index.clone(), index.clone(), index.clone(), index.clone()],
+                        &[Type::Tensor { elem: ElemType::Index, shape: vec![None, None] }],
+                        &mut [m, n, b, d].map(|x| fusion_codegen::raw::Arg::Scalar(Value::Index(x as i64))),
+                    )
+                    .unwrap();
+                let Output::Tensor(result) = &outputs[0] else { panic!("a tensor result") };
+                let Value::Tensor(got) = result.to_buffer().to_value() else { panic!("a tensor value") };
+                assert_eq!(got.elements.len() as u64, m * n);
+                for (k, y) in got.elements.iter().enumerate() {
+                    let (i, j) = (k as u64 / n.max(1), k as u64 % n.max(1));
+                    let want = b.wrapping_add(2 * j) % d + i;
+                    assert_eq!(y.as_i64().unwrap() as u64, want, "({i}, {j}) of {m} x {n}, b = {b}, d = {d}");
                     compared += 1;
                 }
             }
