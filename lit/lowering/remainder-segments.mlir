@@ -77,13 +77,36 @@ func.func @shiftedScaled(%xs: tensor<?xi64>, %shift: i64) -> tensor<?xi64> {
   return %ys : tensor<?xi64>
 }
 
-// Left alone: a multiplier that is not a constant, a divisor computed in the loop, and a
-// product of the induction variable with itself.
+// A constant divisor at least D · 1024 is split like any other (LLVM would divide by
+// it with a multiplication, still one per element).
+// CHECK-LABEL: func.func @constantDivisor(
+// CHECK:         arith.constant 2048 : index
+// CHECK:         scf.if
+// CHECK:           scf.for
+// CHECK:           scf.for
+// CHECK:         } else {
+// CHECK:       return
+// RESULT: @constantDivisor: match (interpreter, unfused, fused)
+func.func @constantDivisor(%n: index) -> tensor<?xindex> {
+  %ys = array.generate (%n) : tensor<?xindex> {
+  ^bb0(%i: index):
+    %c2 = arith.constant 2 : index
+    %c4099 = arith.constant 4099 : index
+    %x = arith.muli %i, %c2 : index
+    %j = arith.remui %x, %c4099 : index
+    array.yield %j : index
+  }
+  return %ys : tensor<?xindex>
+}
+
+// Left alone: a multiplier that is not a constant, a divisor computed in the loop, a
+// product of the induction variable with itself, and a constant divisor below D · 1024
+// (the guard would fail on every run).
 // CHECK-LABEL: func.func @notAffine(
 // CHECK-NOT:     scf.if
 // CHECK:       return
 // RESULT: @notAffine: match (interpreter, unfused, fused)
-func.func @notAffine(%xs: tensor<?xi64>, %m: index) -> (tensor<?xindex>, tensor<?xindex>, tensor<?xindex>) {
+func.func @notAffine(%xs: tensor<?xi64>, %m: index) -> (tensor<?xindex>, tensor<?xindex>, tensor<?xindex>, tensor<?xindex>) {
   %n = array.size %xs : tensor<?xi64>
   %byM = array.generate (%n) : tensor<?xindex> {
   ^bb0(%i: index):
@@ -104,7 +127,15 @@ func.func @notAffine(%xs: tensor<?xi64>, %m: index) -> (tensor<?xindex>, tensor<
     %j = arith.remui %x, %n : index
     array.yield %j : index
   }
-  return %byM, %perElement, %square : tensor<?xindex>, tensor<?xindex>, tensor<?xindex>
+  %small = array.generate (%n) : tensor<?xindex> {
+  ^bb0(%i: index):
+    %c2 = arith.constant 2 : index
+    %c7 = arith.constant 7 : index
+    %x = arith.muli %i, %c2 : index
+    %j = arith.remui %x, %c7 : index
+    array.yield %j : index
+  }
+  return %byM, %perElement, %square, %small : tensor<?xindex>, tensor<?xindex>, tensor<?xindex>, tensor<?xindex>
 }
 
 // CHUNK-LABEL: func.func @twice(

@@ -9,11 +9,12 @@
 //! the loads it indexes are strided and the loop vectorises like a copy.
 //!
 //! **The rewrite.** An `scf.parallel` without reductions whose body holds no loop, and in
-//! it `arith.remui x, n` of `index` where `n` is defined outside the loop and `x` is the
-//! induction variable `i` of its innermost dimension, over `[lb, ub)` with step 1, followed
-//! by a chain of `arith.addi` with values fixed for the loop and `arith.muli` with
-//! constants `c ≥ 1` (so `x(i) = D·i + B`, D the product of the c), is rewritten, for
-//! chunks of `C` iterations (the `chunk` option), into
+//! it `arith.remui x, n` of `index` where `n` is fixed for the loop (defined outside it,
+//! or a constant of at least D·C) and `x` is the induction variable `i` of its innermost
+//! dimension, over `[lb, ub)` with step 1, followed by a chain of `arith.addi` with values
+//! fixed for the loop and `arith.muli` with constants `c ≥ 1` (so `x(i) = D·i + B`, D the
+//! product of the c), is rewritten, for chunks of `C` iterations (the `chunk` option),
+//! into
 //!
 //! ```text
 //! scf.if guard {
@@ -114,17 +115,35 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, options: &PassOpt
 #[derive(Clone, Copy)]
 enum Step {
     /// `+ b`, b fixed for the loop.
-    Add(Addend),
+    Add(Fixed),
     /// `· c`, a constant c ≥ 1.
     Multiply(i64),
 }
 
+/// A value fixed for the loop: an addend of the chain, or the divisor.
 #[derive(Clone, Copy)]
-enum Addend {
+enum Fixed {
     /// Defined outside the loop.
     Value(Val),
     /// A constant, possibly defined in the loop, so built again where it is used.
     Constant(i64),
+}
+
+impl Fixed {
+    fn of(value: Val, lp: Op) -> Option<Fixed> {
+        match ir::int_constant(value) {
+            Some(c) => Some(Fixed::Constant(c)),
+            None => ir::defined_outside(value, lp).then_some(Fixed::Value(value)),
+        }
+    }
+
+    /// The value, before `anchor`.
+    fn build(self, b: &Builder, anchor: Op) -> Val {
+        match self {
+            Fixed::Value(value) => value,
+            Fixed::Constant(c) => b.constant_index(anchor, c),
+        }
+    }
 }
 
 impl Step {
@@ -134,10 +153,7 @@ impl Step {
     fn apply(self, b: &Builder, anchor: Op, x: Val) -> (Val, Val) {
         match self {
             Step::Add(addend) => {
-                let addend = match addend {
-                    Addend::Value(value) => value,
-                    Addend::Constant(c) => b.constant_index(anchor, c),
-                };
+                let addend = addend.build(b, anchor);
                 let all_ones = b.constant_index(anchor, -1);
                 (b.binary(anchor, arith::addi, x, addend), b.binary(anchor, arith::subi, all_ones, addend))
             }
@@ -156,7 +172,7 @@ struct Segments {
     /// The dimension of the loop whose induction variable starts the chain (the innermost).
     dimension: usize,
     steps: Vec<Step>,
-    divisor: Val,
+    divisor: Fixed,
     /// D · C, the least divisor the rewrite runs for.
     least_divisor: i64,
     /// D, the product of the multiplications.
@@ -185,16 +201,14 @@ impl Segments {
             return None;
         }
         let operands = ir::operands(lp);
-        if operands.len() % 3 != 0 {
-            return None; // reductions
+        if !operands.len().is_multiple_of(3) {
+            return None; // reductions (none, as it has no results; kept for the reader)
         }
         if !ir::collect(lp, |op| !ir::same_op(op, lp) && LOOPS.contains(&ir::op_name(op).as_str())).is_empty() {
             return None;
         }
-        let fixed = |v: Val| ir::defined_outside(v, lp) || ir::int_constant(v).is_some();
-        if !ir::defined_outside(divisor, lp) {
-            return None;
-        }
+        let fixed = |v: Val| Fixed::of(v, lp).is_some();
+        let divisor = Fixed::of(divisor, lp)?;
         // From the numerator back to an induction variable: at every step one operand
         // changes in the loop (the chain) and the other is fixed for it.
         let inductions = ir::block_arguments(ir::first_block(ir::region(lp, 0)));
@@ -213,10 +227,7 @@ impl Segments {
                 _ => return None,
             };
             match ir::op_name(op).as_str() {
-                "arith.addi" => steps.push(Step::Add(match ir::int_constant(other) {
-                    Some(c) => Addend::Constant(c),
-                    None => Addend::Value(other),
-                })),
+                "arith.addi" => steps.push(Step::Add(Fixed::of(other, lp)?)),
                 "arith.muli" => {
                     let c = ir::int_constant(other).filter(|c| *c >= 1)?;
                     slope = slope.checked_mul(c).filter(|d| *d <= LIMIT / chunk)?;
@@ -230,6 +241,10 @@ impl Segments {
         // splitting an outer dimension would make the rows' elements run column by column.
         if dimension + 1 != inductions.len() || ir::int_constant(operands[2 * inductions.len() + dimension]) != Some(1)
         {
+            return None;
+        }
+        // A constant divisor below D · C would fail the guard on every run.
+        if matches!(divisor, Fixed::Constant(n) if (n as u64) < (slope * chunk) as u64) {
             return None;
         }
         steps.reverse(); // from the induction variable outwards
@@ -277,6 +292,7 @@ impl Segments {
         let d = self.dimension;
         let (lower, upper, one) = (lowers[d], uppers[d], loop_steps[d]);
         let zero = b.constant_index(lp, 0);
+        let divisor = self.divisor.build(&b, lp);
 
         // The guard.
         let non_negative = self.compare(&b, lp, CmpiPredicate::Sge, lower, zero);
@@ -284,7 +300,7 @@ impl Segments {
         let last = b.binary(lp, arith::subi, upper, one);
         let exact = self.exact(&b, lp, last);
         let least = b.constant_index(lp, self.least_divisor);
-        let large = self.compare(&b, lp, CmpiPredicate::Uge, self.divisor, least);
+        let large = self.compare(&b, lp, CmpiPredicate::Uge, divisor, least);
         let mut guard = b.binary(lp, arith::andi, non_negative, non_empty);
         guard = b.binary(lp, arith::andi, guard, large);
         guard = b.binary(lp, arith::andi, guard, exact);
@@ -309,10 +325,10 @@ impl Segments {
         let lo_plus_chunk = b.binary(chunk_end, arith::addi, lo, chunk);
         let hi = b.binary(chunk_end, arith::minui, lo_plus_chunk, upper);
         let x0 = self.numerator(&b, chunk_end, lo);
-        let r0 = b.binary(chunk_end, arith::remui, x0, self.divisor);
+        let r0 = b.binary(chunk_end, arith::remui, x0, divisor);
         let slope = b.constant_index(chunk_end, self.slope);
         let before_wrap = {
-            let room = b.binary(chunk_end, arith::subi, self.divisor, r0);
+            let room = b.binary(chunk_end, arith::subi, divisor, r0);
             let room = b.binary(chunk_end, arith::subi, room, one);
             let steps = b.binary(chunk_end, arith::divui, room, slope);
             let steps = b.binary(chunk_end, arith::addi, steps, one);
@@ -322,7 +338,7 @@ impl Segments {
         let mid = b.binary(chunk_end, arith::addi, lo, before_wrap);
         let at_lo = b.binary(chunk_end, arith::muli, slope, lo);
         let base = b.binary(chunk_end, arith::subi, r0, at_lo);
-        let wrapped_base = b.binary(chunk_end, arith::subi, base, self.divisor);
+        let wrapped_base = b.binary(chunk_end, arith::subi, base, divisor);
 
         // Where the remainder is in the body: its position in a pre-order walk, the same
         // in every clone.
