@@ -1369,6 +1369,18 @@ fn share_variable(
 /// z_ji: the row is the plain `r_i ≥ 1 − Σ z_ji`. At integer x and z the least r is
 /// therefore the same with and without w. The LP relaxation is tighter: it can no
 /// longer save a read by half sharing with a half-fused reader.
+///
+/// **Why `w_ji ≤ r_j` loses nothing** (a reader saves its read only by sharing with a
+/// reader that pays). Take an optimal integer solution and close z transitively
+/// ([`add_share_transitivity`] proves that keeps it optimal and feasible). The readers
+/// that read from memory then fall into groups, each in one π level and one order with
+/// z = 1 between any two members. Let f be a group's member of smallest index: set
+/// r_f = 1, and r_i = 0, w_fi = 1 for every other member i, every other w = 0. Each read
+/// row holds (`r_i + w_fi ≥ 1`), `w_fi ≤ z_fi = 1`, `w_fi ≤ x_f = 1`, `w_fi ≤ r_f = 1`,
+/// and the reads cost one per group, which is the least any solution with those x and z
+/// pays (f has no earlier partner that reads from memory, so the old rows force r_f = 1
+/// too). So the optimum is unchanged; the LP can no longer save a read through a chain
+/// of readers that each save half of theirs.
 /// r is binary (at integer x, z, w the least r is 0 or 1), which lets SCIP know the
 /// objective is integral and round its bound up. `gather` keeps seed 000's rows as
 /// printed: continuous r and z in place of w.
@@ -1395,23 +1407,30 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
                 None => lower = 1.0,
             }
             for &(j, _, z) in array.shares.iter().filter(|(_, k, _)| *k == i) {
-                match array.ordered[j].1 {
-                    // Sharing with j saves i's read only while j reads from memory
-                    // itself: w_ji ≤ z_ji and w_ji ≤ x_j (see above).
-                    Some(x_j) if !exact => {
-                        let share = b.model.add_variable(
-                            format!("w_{}_{}_{}_{}", array.node.0, array.output, array.ordered[j].0.0, consumer.0),
-                            VarKind::Continuous,
-                            0.0,
-                            1.0,
-                        );
-                        let tag = format!("{}_{}_{}_{}", array.node.0, array.output, array.ordered[j].0.0, consumer.0);
-                        b.row(format!("saved_by_share_{tag}"), vec![(share, 1.0), (z, -1.0)], f64::NEG_INFINITY, 0.0);
-                        b.row(format!("saved_by_read_{tag}"), vec![(share, 1.0), (x_j, -1.0)], f64::NEG_INFINITY, 0.0);
-                        terms.push((share, 1.0));
-                    }
-                    _ => terms.push((z, 1.0)),
+                if exact {
+                    terms.push((z, 1.0));
+                    continue;
                 }
+                // Sharing with j saves i's read only while j pays for its own read:
+                // w_ji ≤ z_ji, w_ji ≤ x_j and w_ji ≤ r_j (see above; j < i, so r_j exists).
+                let share = b.model.add_variable(
+                    format!("w_{}_{}_{}_{}", array.node.0, array.output, array.ordered[j].0.0, consumer.0),
+                    VarKind::Continuous,
+                    0.0,
+                    1.0,
+                );
+                let tag = format!("{}_{}_{}_{}", array.node.0, array.output, array.ordered[j].0.0, consumer.0);
+                b.row(format!("saved_by_share_{tag}"), vec![(share, 1.0), (z, -1.0)], f64::NEG_INFINITY, 0.0);
+                if let Some(x_j) = array.ordered[j].1 {
+                    b.row(format!("saved_by_read_{tag}"), vec![(share, 1.0), (x_j, -1.0)], f64::NEG_INFINITY, 0.0);
+                }
+                b.row(
+                    format!("saved_by_payer_{tag}"),
+                    vec![(share, 1.0), (read_vars[j], -1.0)],
+                    f64::NEG_INFINITY,
+                    0.0,
+                );
+                terms.push((share, 1.0));
             }
             b.row(format!("read_{}_{}_{}", array.node.0, array.output, consumer.0), terms, lower, f64::INFINITY);
             if !exact {
