@@ -289,6 +289,12 @@ fn build(
             .set_int_param("heuristics/completesol/freq", 0)
             .map_err(solver_error)?;
     }
+    // No restart after presolving: SCIP restarts when the root fixes many binaries, and on
+    // the fusion models (random programs of 100 combinators, 20 seeds, two runs each way)
+    // the solves took 10–13 % less time in all without restarts; at 1000 combinators the
+    // same incumbents and bounds at a 30 s limit. A search setting: it never changes the
+    // optimum or a proof of it.
+    scip = scip.set_int_param("presolving/maxrestarts", 0).map_err(solver_error)?;
     if model.branching == Branching::Inference {
         // Above every default rule's priority (relpscost has 10000), so it is used.
         scip =
