@@ -27,6 +27,14 @@ pub struct AnalysisOptions {
     pub dump_ilp: Option<PathBuf>,
 }
 
+/// The clustering the ILP solver started from: its cost under the cost function and the
+/// time it took to find it (greedy and local search; included in `Outcome::solve_ms`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WarmStart {
+    pub objective: f64,
+    pub ms: f64,
+}
+
 /// The clustering chosen for one graph and how it was obtained.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -40,6 +48,9 @@ pub struct Outcome {
     /// formulation's space costs less. `None` without a solver answer or a finite bound.
     pub bound: Option<f64>,
     pub solve_ms: f64,
+    /// The ILP's warm start (`warm_start`), when there was one: the solver may do no
+    /// worse, and the gap between the two is what the solver's own search had to find.
+    pub warm_start: Option<WarmStart>,
     pub variables: usize,
     pub rows: usize,
     /// Why a fallback or incumbent was used; shown to the user as warnings.
@@ -66,6 +77,9 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     let local_search_budget = Duration::try_from_secs_f64((options.limits.time_seconds * LOCAL_SEARCH_SHARE).max(0.0))
         .unwrap_or(Duration::MAX);
     let start = warm_start(graph, &options.cost, local_search_budget);
+    let warm_start_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let warm_start_found =
+        start.as_ref().map(|c| WarmStart { objective: evaluate_function(graph, c, &options.cost), ms: warm_start_ms });
     let hooks = Hooks {
         separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts) as Box<dyn CutSeparator>),
         start: start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default(),
@@ -185,7 +199,18 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         )),
         _ => {}
     }
-    Ok(Outcome { clustering, status, objective, ilp_objective, bound, solve_ms, variables, rows, warnings })
+    Ok(Outcome {
+        clustering,
+        status,
+        objective,
+        ilp_objective,
+        bound,
+        solve_ms,
+        warm_start: warm_start_found,
+        variables,
+        rows,
+        warnings,
+    })
 }
 
 /// The share of the time limit the warm start's local search may take. On random
@@ -233,6 +258,7 @@ fn megiddo_outcome(graph: &Graph, options: &AnalysisOptions) -> Result<Outcome, 
         ilp_objective: None,
         bound: None,
         solve_ms: inner.solve_ms,
+        warm_start: inner.warm_start,
         variables: inner.variables,
         rows: inner.rows,
         warnings,
@@ -274,6 +300,7 @@ fn branch_and_bound_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome
         ilp_objective: None,
         bound: (status == Status::Optimal).then_some(objective),
         solve_ms,
+        warm_start: None,
         variables: 0,
         rows: 0,
         warnings,
@@ -317,6 +344,7 @@ fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
         ilp_objective: None,
         bound: None,
         solve_ms,
+        warm_start: None,
         variables: 0,
         rows: 0,
         warnings,
@@ -363,6 +391,39 @@ mod tests {
             assert!(optimum.objective <= completed.objective + 1e-6);
         }
         assert!(started >= 10, "only {started} graphs had a warm start");
+    }
+
+    /// The outcome reports the warm start the solver was given: what `warm_start` finds
+    /// for the graph, priced by the cost evaluator, found within the solve's own time,
+    /// and never cheaper than a proven optimum. Baselines have none.
+    #[test]
+    fn the_outcome_reports_its_warm_start() {
+        let mut reported = 0;
+        for seed in 0..6 {
+            let g = random_graph(30, seed);
+            let options = AnalysisOptions {
+                strategy: Strategy::Ilp,
+                formulation: Formulation::Combined,
+                cost: reads_writes(),
+                limits: Limits { time_seconds: 20.0, ..Limits::default() },
+                dump_ilp: None,
+            };
+            let outcome = choose_clustering(&g, &options).expect("an outcome");
+            let budget = Duration::from_secs_f64(options.limits.time_seconds * LOCAL_SEARCH_SHARE);
+            let expected = warm_start(&g, &options.cost, budget).map(|c| evaluate_function(&g, &c, &options.cost));
+            assert_eq!(outcome.warm_start.map(|w| w.objective), expected, "seed {seed}");
+            if let Some(start) = outcome.warm_start {
+                reported += 1;
+                assert!(start.ms >= 0.0 && start.ms <= outcome.solve_ms, "{start:?} within {} ms", outcome.solve_ms);
+                if outcome.status == Status::Optimal {
+                    assert!(outcome.objective <= start.objective + 1e-9, "seed {seed}: {outcome:?}");
+                }
+            }
+            let baseline = choose_clustering(&g, &AnalysisOptions { strategy: Strategy::GreedyTopDown, ..options })
+                .expect("a baseline");
+            assert_eq!(baseline.warm_start, None);
+        }
+        assert!(reported >= 4, "only {reported} of 6 graphs had a warm start");
     }
 
     /// A limit that strikes before the solver has a solution of its own leaves the

@@ -9,7 +9,9 @@
 //! baselines of `fusion_analysis::baseline`; the ILP-based ones, `ilp` and `megiddo`,
 //! once per formulation). One row per (program, strategy, formulation): combinators,
 //! edges, model size, wall time of the solve, status, objective, the solver's lower
-//! bound and the relative gap between them, clusters. `--csv FILE` writes the same rows
+//! bound and the relative gap between them, clusters, and for the ILP its warm start: the
+//! start's objective (the solver can only improve on it) and the time spent finding it
+//! (part of the solve time). `--csv FILE` writes the same rows
 //! as CSV; `--svg FILE` plots the solve time against the number of combinators, one line
 //! per strategy and formulation. Not a test: timings depend on the machine; compare rows of
 //! one run.
@@ -38,8 +40,7 @@ const FLAGS: &[&str] =
     &["--sizes", "--seeds", "--time-limit", "--formulations", "--strategies", "--cost", "--dump-ilp", "--csv", "--svg"];
 
 /// The CSV file's columns, one line per table row.
-const CSV_HEADER: &str =
-    "program,strategy,formulation,combinators,edges,variables,rows,solve_ms,status,objective,bound,gap,clusters";
+const CSV_HEADER: &str = "program,strategy,formulation,combinators,edges,variables,rows,solve_ms,status,objective,bound,gap,clusters,start,start_ms";
 
 /// Checks the command line: every argument is a known flag followed by its value.
 fn check_arguments(args: &[String]) -> Result<(), String> {
@@ -175,9 +176,11 @@ fn row(
                 bound,
                 gap,
                 o.clustering.clusters.len().to_string(),
+                o.warm_start.map_or("-".to_string(), |w| w.objective.to_string()),
+                o.warm_start.map_or("-".to_string(), |w| format!("{:.1}", w.ms)),
             ];
             // Column widths; negative: left-aligned.
-            const WIDTHS: [i32; 13] = [-28, -16, -9, 6, 6, 8, 8, 10, -11, 9, 9, 7, 8];
+            const WIDTHS: [i32; 15] = [-28, -16, -9, 6, 6, 8, 8, 10, -11, 9, 9, 7, 8, 7, 9];
             let cells: Vec<String> = fields
                 .iter()
                 .zip(WIDTHS)
@@ -238,7 +241,7 @@ fn main() -> ExitCode {
     };
     println!("cost={cost} time-limit={time_limit}s (SCIP 10, one thread)");
     println!(
-        "{:<28} {:<16} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8}",
+        "{:<28} {:<16} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8} {:>7} {:>9}",
         "program",
         "strategy",
         "form.",
@@ -251,7 +254,9 @@ fn main() -> ExitCode {
         "objective",
         "bound",
         "gap",
-        "clusters"
+        "clusters",
+        "start",
+        "start ms"
     );
     for &size in &sizes {
         for seed in 0..seeds {
