@@ -3,7 +3,7 @@
 //! the unfused clustering whenever anything on the way fails (with a warning saying why).
 //! No MLIR here, so tests and benchmarks run it on hand-made and random graphs.
 
-use super::baseline::{Strategy, greedy, megiddo_view, stream};
+use super::baseline::{Strategy, greedy, greedy_until, megiddo_view, stream};
 use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
 use super::formulation::{self, Formulation, FormulationError};
@@ -74,9 +74,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         warnings.push(format!("could not write the ILP to {}: {e}", path.display()));
     }
     let started = Instant::now();
-    let local_search_budget = Duration::try_from_secs_f64((options.limits.time_seconds * LOCAL_SEARCH_SHARE).max(0.0))
-        .unwrap_or(Duration::MAX);
-    let start = warm_start(graph, &options.cost, local_search_budget);
+    let start = warm_start(graph, &options.cost, greedy_budget(options), share_of_limit(options, LOCAL_SEARCH_SHARE));
     let warm_start_ms = started.elapsed().as_secs_f64() * 1000.0;
     let warm_start_found =
         start.as_ref().map(|c| WarmStart { objective: evaluate_function(graph, c, &options.cost), ms: warm_start_ms });
@@ -213,25 +211,60 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     })
 }
 
-/// The share of the time limit the warm start's local search may take. On random
-/// programs of 1000 combinators the search improves on greedy for many seconds; the
-/// solver needs the rest.
+/// The share of the time limit the warm start's two greedy passes may take together at
+/// most: a cap for very large programs, not a budget they use up. Trying one edge
+/// rebuilds and validates the whole clustering, so a pass grows faster than the program:
+/// on random programs of 1000 combinators each took about 3.5 s of a 30 s limit, and
+/// cutting them to 1.5 s each left the solver worse incumbents at the limit (1387 and
+/// 1467 against 1321 and 1337 on seeds 0 and 1), so they run whole there.
+const GREEDY_SHARE: f64 = 0.5;
+
+/// The greedy passes' time whatever the limit: so that even a zero limit leaves a
+/// clustering better than the unfused one to fall back on (`Status::TimeLimit` with the
+/// warm start) on programs of a few hundred combinators, at the price of overrunning a
+/// limit below two seconds by up to one second.
+const GREEDY_MIN_SECONDS: f64 = 1.0;
+
+/// The share of the time limit the warm start's local search may take, after the greedy
+/// passes. On random programs of 1000 combinators the search improves on greedy for many
+/// seconds; the solver needs the rest.
 const LOCAL_SEARCH_SHARE: f64 = 0.1;
+
+/// The greedy passes' cap: [`GREEDY_SHARE`] of the limit, at least [`GREEDY_MIN_SECONDS`].
+fn greedy_budget(options: &AnalysisOptions) -> Duration {
+    share_of_limit(options, GREEDY_SHARE).max(Duration::from_secs_f64(GREEDY_MIN_SECONDS))
+}
+
+/// `share` of the time limit; unlimited when the limit is.
+fn share_of_limit(options: &AnalysisOptions, share: f64) -> Duration {
+    Duration::try_from_secs_f64((options.limits.time_seconds * share).max(0.0)).unwrap_or(Duration::MAX)
+}
 
 /// A valid clustering to start the solver from: the cheaper of seed 000 §5's two
 /// greedy clusterings under `cost`, if it beats the unfused one, improved by
-/// `local_search` within `budget`. Only a hint: the solver completes or drops it, and
+/// `local_search` within `search_budget`. The top-down pass may take half of
+/// `greedy_budget`, the bottom-up pass what is left of it (a pass cut short is still
+/// valid, with fewer edges fused). Only a hint: the solver completes or drops it, and
 /// its answer is validated like any other.
-fn warm_start(graph: &Graph, cost: &CostFunction, budget: Duration) -> Option<Clustering> {
+fn warm_start(
+    graph: &Graph,
+    cost: &CostFunction,
+    greedy_budget: Duration,
+    search_budget: Duration,
+) -> Option<Clustering> {
+    let started = Instant::now();
+    // No deadline when the budget is beyond any clock (an unlimited time limit).
+    let top_down = greedy_until(graph, true, started.checked_add(greedy_budget / 2));
+    let bottom_up = greedy_until(graph, false, started.checked_add(greedy_budget));
     let unfused = evaluate_function(graph, &Clustering::unfused(graph), cost);
-    let (greedy, _) = [greedy(graph, true), greedy(graph, false)]
+    let (greedy, _) = [top_down, bottom_up]
         .into_iter()
         .filter(|c| validate(graph, c).is_ok())
         .map(|c| (evaluate_function(graph, &c, cost), c))
         .filter(|(value, _)| *value < unfused)
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(value, c)| (c, value))?;
-    Some(local_search::improve(graph, greedy, cost, budget).0)
+    Some(local_search::improve(graph, greedy, cost, search_budget).0)
 }
 
 /// Megiddo and Sarkar's clustering: the ILP's answer on [`megiddo_view`], checked
@@ -376,7 +409,7 @@ mod tests {
             let cuts = ilp.cycle_cuts.clone().expect("combined has cycle cuts");
             let optimum = fusion_solver::solve(&ilp.model, &limits).expect("solved");
             assert!(cuts.violated(&optimum.values).is_empty(), "a cycle row cuts off the optimum");
-            let Some(start) = warm_start(&g, &cost, Duration::from_secs(5)) else { continue };
+            let Some(start) = warm_start(&g, &cost, Duration::from_secs(5), Duration::from_secs(5)) else { continue };
             started += 1;
             let mut fixed = ilp.model.clone();
             for (var, value) in ilp.partial_solution(&g, &start) {
@@ -409,8 +442,9 @@ mod tests {
                 dump_ilp: None,
             };
             let outcome = choose_clustering(&g, &options).expect("an outcome");
-            let budget = Duration::from_secs_f64(options.limits.time_seconds * LOCAL_SEARCH_SHARE);
-            let expected = warm_start(&g, &options.cost, budget).map(|c| evaluate_function(&g, &c, &options.cost));
+            let expected =
+                warm_start(&g, &options.cost, greedy_budget(&options), share_of_limit(&options, LOCAL_SEARCH_SHARE))
+                    .map(|c| evaluate_function(&g, &c, &options.cost));
             assert_eq!(outcome.warm_start.map(|w| w.objective), expected, "seed {seed}");
             if let Some(start) = outcome.warm_start {
                 reported += 1;
