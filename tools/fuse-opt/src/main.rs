@@ -8,6 +8,7 @@ use std::ffi::{CString, c_char, c_int};
 use std::os::unix::ffi::OsStrExt;
 
 unsafe extern "C" {
+    fn signal(signum: c_int, handler: usize) -> usize;
     fn fuseOptMain(
         argc: c_int,
         argv: *mut *mut c_char,
@@ -194,6 +195,11 @@ mod gpu;
 mod runner;
 
 fn main() {
+    // Output into a closed pipe (`fuse-opt … | head`) ends the program quietly, as it ends
+    // `mlir-opt`: Rust's runtime ignores SIGPIPE, and LLVM's output stream then stopped with
+    // "LLVM ERROR: IO failure on output stream: Broken pipe". SIGPIPE is 13 and SIG_DFL 0.
+    // SAFETY: sets a signal disposition before any other thread exists.
+    unsafe { signal(13, 0) };
     let mut os_args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     match runner::take_run_flags(&mut os_args) {
         Ok(Some(options)) => std::process::exit(runner::run(&options)),

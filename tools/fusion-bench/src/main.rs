@@ -196,6 +196,7 @@ fn row(
 }
 
 fn main() -> ExitCode {
+    fusion_bench::broken_pipe::end_quietly();
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");

@@ -175,6 +175,7 @@ fn run(o: &Options) -> Result<(), String> {
 }
 
 fn main() {
+    fusion_bench::broken_pipe::end_quietly();
     let outcome = options().and_then(|o| run(&o));
     if let Err(message) = outcome {
         eprintln!("gpu-bench: error: {message}");

@@ -376,6 +376,7 @@ fn with_huge_page_heap() -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    fusion_bench::broken_pipe::end_quietly();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = match parse(&args) {
         Ok(o) => o,

@@ -424,6 +424,7 @@ fn time(
 }
 
 fn main() -> ExitCode {
+    fusion_bench::broken_pipe::end_quietly();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let options = match parse(&args) {
         Ok(o) => o,
