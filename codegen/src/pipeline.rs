@@ -104,9 +104,12 @@ pub fn to_llvm(threads: Threads) -> String {
     // the divisions left by loop-invariant divisors become multiplications
     // (`array-invariant-division`); the GPU pipelines keep them.
     let division = if cpu { "array-remainder-segments, array-invariant-division, " } else { "" };
+    // On the CPU, an output whose loop nest reads a dead array of its shape element by
+    // element is written into that array's buffer (`array-reuse-buffers`, module doc).
+    let reuse = if cpu { "func.func(array-reuse-buffers), " } else { "" };
     format!(
         "{division}one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
-         allow-return-allocs-from-loops}}, array-elide-loop-copies, \
+         allow-return-allocs-from-loops}}, array-elide-loop-copies, {reuse}\
          buffer-deallocation-pipeline, convert-bufferization-to-memref, {scf_to_openmp}{memref_before}{}",
         scalar_to_llvm(memref_after, openmp_to_llvm)
     )

@@ -18,6 +18,7 @@ pub mod loop_copies;
 pub mod parallel_forms;
 pub mod recompute;
 pub mod remainder_segments;
+pub mod reuse_buffers;
 pub mod simplify_gathers;
 pub mod summary;
 mod test_summary;
@@ -37,6 +38,7 @@ pub fn register_all_passes() {
         bridge::register(&to_loops::DEFINITION);
         bridge::register(&parallel_forms::DEFINITION);
         bridge::register(&loop_copies::DEFINITION);
+        bridge::register(&reuse_buffers::DEFINITION);
         bridge::register(&huge_pages::DEFINITION);
         bridge::register(&invariant_division::DEFINITION);
         bridge::register(&remainder_segments::DEFINITION);
