@@ -16,6 +16,13 @@
 // SOFTMAX:         memref.store %{{.*}}, %[[BUF]][
 // SOFTMAX:         return %[[BUF]]
 //
+// The CPU pipeline runs the pass: the LLVM IR of the function allocates once.
+// RUN: fuse-opt %examples/seed000_row_softmax.mlir --emit-llvm=%t.ll && FileCheck %s --check-prefix=LLVM < %t.ll
+// LLVM-LABEL: define {{.*}} @rowSoftmax(
+// LLVM:         call ptr @_mlir_memref_to_llvm_alloc(
+// LLVM-NOT:     call ptr @_mlir_memref_to_llvm_alloc(
+// LLVM:       define void @_mlir_ciface_rowSoftmax(
+//
 // And every example whose buffers are reused computes what it did: through the
 // interpreter, the compiled unfused and the compiled fused programs (sequential and on
 // OpenMP threads).
