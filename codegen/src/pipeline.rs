@@ -106,7 +106,12 @@ pub fn to_llvm(threads: Threads) -> String {
     let division = if cpu { "array-remainder-segments, array-invariant-division, " } else { "" };
     // On the CPU, an output whose loop nest reads a dead array of its shape element by
     // element is written into that array's buffer (`array-reuse-buffers`, module doc).
-    let reuse = if cpu { "func.func(array-reuse-buffers), " } else { "" };
+    // With OpenMP it leaves the scans' loops to `array-parallel-forms` (option doc).
+    let reuse = match threads {
+        Threads::Sequential => "func.func(array-reuse-buffers), ",
+        Threads::OpenMp(_) => "func.func(array-reuse-buffers{parallel-forms=true}), ",
+        _ => "",
+    };
     format!(
         "{division}one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
          allow-return-allocs-from-loops}}, array-elide-loop-copies, {reuse}\

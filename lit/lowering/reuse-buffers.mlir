@@ -4,6 +4,9 @@
 // load of an element comes before the store to it (passes/src/reuse_buffers.rs).
 //
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-reuse-buffers))' | FileCheck %s
+// With `parallel-forms=true` (the OpenMP pipeline) a scan's loop keeps its own buffer, so
+// that `array-parallel-forms` can run it in three phases.
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-reuse-buffers{parallel-forms=true}))' | FileCheck %s --check-prefix=PARALLEL
 //
 // The row softmax's second cluster (row sums, then quotients) writes its quotients into
 // the buffer of the exponentials it reads: one buffer for the whole function.
@@ -180,3 +183,37 @@ func.func @transposed(%n: index) -> memref<?x?xf64> {
   }
   return %b : memref<?x?xf64>
 }
+
+// A running sum (a scan's loop, carrying its accumulator): reused, except for
+// array-parallel-forms.
+// CHECK-LABEL: func.func @scan(
+// CHECK:         %[[A:.*]] = memref.alloc(
+// CHECK-NOT:     memref.alloc(
+// CHECK:         return %[[A]]
+// PARALLEL-LABEL: func.func @scan(
+// PARALLEL:         memref.alloc(
+// PARALLEL:         memref.alloc(
+// PARALLEL:         return
+func.func @scan(%x: memref<?xi64>) -> memref<?xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i64
+  %n = memref.dim %x, %c0 : memref<?xi64>
+  %a = memref.alloc(%n) : memref<?xi64>
+  scf.for %i = %c0 to %n step %c1 {
+    %v = memref.load %x[%i] : memref<?xi64>
+    memref.store %v, %a[%i] : memref<?xi64>
+  }
+  %b = memref.alloc(%n) : memref<?xi64>
+  %total = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (i64) {
+    %v = memref.load %a[%i] : memref<?xi64>
+    %s = arith.addi %acc, %v : i64
+    memref.store %s, %b[%i] : memref<?xi64>
+    scf.yield %s : i64
+  }
+  return %b : memref<?xi64>
+}
+
+// The option takes true or false.
+// RUN: not fuse-opt %s --pass-pipeline='builtin.module(func.func(array-reuse-buffers{parallel-forms=maybe}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: array-reuse-buffers: option 'parallel-forms' must be true or false, got 'maybe'

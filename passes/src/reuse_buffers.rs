@@ -49,12 +49,19 @@
 //! the deallocation pipeline, which runs next, frees the one buffer where the last of
 //! its uses ends.
 //!
+//! With `parallel-forms=true` (the OpenMP pipeline, where `array-parallel-forms` runs
+//! next) a nest is also left alone when a loop on its writer's path is an `scf.for` that
+//! carries values (a scan's or a filter's loop): `array-parallel-forms` runs such a loop
+//! in three phases only when it loads no buffer it stores to, and a shared buffer would
+//! keep it sequential.
+//!
 //! A reused buffer can be reused again by a later nest (a chain of element-wise
 //! clusters) as long as 2 still holds: once `%out`'s uses (a return, a call) have become
 //! `%in`'s, it usually does not.
 
-use crate::bridge::{PassDefinition, PassFailed, PassOptions};
+use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error};
 use crate::ir::{self, Op, Val};
+use melior::ir::operation::OperationLike;
 use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
@@ -62,36 +69,52 @@ pub static DEFINITION: PassDefinition = PassDefinition {
     description: "After one-shot-bufferize: a loop nest that writes a new buffer while reading element by element a buffer of the same shape that nothing uses afterwards writes into that buffer instead (its allocation is erased)",
     anchor: Some("func.func"),
     dependent_dialects: &[],
-    options: &[],
+    options: &[PassOption {
+        name: "parallel-forms",
+        description: "array-parallel-forms runs later: leave alone nests whose stores are inside an scf.for that carries values (a scan's loop), which it runs in three phases only with distinct buffers",
+        default: || "false".into(),
+    }],
     state: None,
     run,
 };
 
-fn run(_: &melior::Context, function: melior::ir::OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
-    reuse_buffers(function.to_raw());
+fn run(_: &melior::Context, function: melior::ir::OperationRef, options: &PassOptions) -> Result<(), PassFailed> {
+    let parallel_forms = match options.get("parallel-forms") {
+        "true" | "1" => true,
+        "false" | "0" => false,
+        other => {
+            emit_error(
+                function.location(),
+                &format!("array-reuse-buffers: option 'parallel-forms' must be true or false, got '{other}'"),
+            );
+            return Err(PassFailed);
+        }
+    };
+    reuse_buffers(function.to_raw(), parallel_forms);
     Ok(())
 }
 
 /// Applies the module's rewrite to every block of `function`; returns how many
-/// allocations were erased.
-pub fn reuse_buffers(function: Op) -> usize {
+/// allocations were erased. `parallel_forms`: leave alone nests whose stores are inside an
+/// `scf.for` that carries values (module doc).
+pub fn reuse_buffers(function: Op, parallel_forms: bool) -> usize {
     let mut blocks = Vec::new();
     for op in ir::collect(function, |op| ir::region_count(op) > 0) {
         for r in 0..ir::region_count(op) {
             blocks.extend(ir::region_blocks(ir::region(op, r as isize)));
         }
     }
-    blocks.into_iter().map(reuse_in_block).sum()
+    blocks.into_iter().map(|block| reuse_in_block(block, parallel_forms)).sum()
 }
 
-fn reuse_in_block(block: MlirBlock) -> usize {
+fn reuse_in_block(block: MlirBlock, parallel_forms: bool) -> usize {
     let mut erased = 0;
     let mut allocs: Vec<Op> = Vec::new();
     for op in ir::block_ops(block) {
         if ir::op_name(op) != "memref.alloc" {
             continue;
         }
-        let reused = allocs.iter().rev().position(|&candidate| reusable(candidate, op, block).is_ok());
+        let reused = allocs.iter().rev().position(|&candidate| reusable(candidate, op, block, parallel_forms).is_ok());
         match reused {
             Some(from_end) => {
                 let target = allocs[allocs.len() - 1 - from_end];
@@ -108,7 +131,7 @@ fn reuse_in_block(block: MlirBlock) -> usize {
 }
 
 /// Why `out_alloc` may not write into the buffer of `in_alloc` (conditions 1–4).
-fn reusable(in_alloc: Op, out_alloc: Op, block: MlirBlock) -> Result<(), String> {
+fn reusable(in_alloc: Op, out_alloc: Op, block: MlirBlock, parallel_forms: bool) -> Result<(), String> {
     let (input, out) = (ir::results(in_alloc)[0], ir::results(out_alloc)[0]);
     // 1. One shape.
     if !ir::same_type(ir::value_type(input), ir::value_type(out)) {
@@ -156,13 +179,15 @@ fn reusable(in_alloc: Op, out_alloc: Op, block: MlirBlock) -> Result<(), String>
         }
     }
     // 4. Loads before stores, slice by slice.
-    let buffers = Buffers { input, out };
+    let buffers = Buffers { input, out, parallel_forms };
     check_writer(ops[nest], 0, &buffers)
 }
 
 struct Buffers {
     input: Val,
     out: Val,
+    /// Refuse writers inside an `scf.for` that carries values (module doc).
+    parallel_forms: bool,
 }
 
 impl Buffers {
@@ -219,6 +244,9 @@ fn check_writer(op: Op, depth: usize, buffers: &Buffers) -> Result<(), String> {
             let arguments = ir::block_arguments(body);
             // scf.for's block arguments are the induction variable, then the carried values.
             let ivs = if name == "scf.for" { &arguments[..1] } else { &arguments[..] };
+            if buffers.parallel_forms && name == "scf.for" && !ir::results(op).is_empty() {
+                return Err("a loop that carries values, which array-parallel-forms may run in three phases".into());
+            }
             if !positive_steps(op, &name, ivs.len()) {
                 return Err(format!("'{name}' with a step not known to be positive"));
             }
