@@ -17,7 +17,7 @@
 //!
 //! 1. Same buffer shape: the two allocations have one memref type (element type, static
 //!    sizes, layout, memory space) and the same alignment, and each dynamic size of
-//!    `%out` is provably the one of `%in` ([`same_size`]: one SSA value, equal constants,
+//!    `%out` is provably the one of `%in` (`same_size`: one SSA value, equal constants,
 //!    or `memref.dim` of one buffer at equal constant indices, looked through
 //!    allocations).
 //! 2. `%in` never escapes: every use of it, anywhere, is a `memref.load`, a
@@ -29,7 +29,7 @@
 //!    and `%out` only stored into (and measured). So `%in`'s contents matter only to the
 //!    loads inside L, and `%out`'s only to what comes after L.
 //! 4. Inside L, every element of `%in` is loaded before the element of `%out` at the
-//!    same indices is stored, and never after ([`check_writer`]). L is checked as a
+//!    same indices is stored, and never after (`check_writer`). L is checked as a
 //!    nest of *pinning* loops: a loop (`scf.for`, `scf.parallel`) whose induction
 //!    variables are, at the next index positions, exactly the indices of every load of
 //!    `%in` and every store to `%out` inside it. Distinct iterations of such a loop have
