@@ -20,6 +20,12 @@ pub fn same_block(a: MlirBlock, b: MlirBlock) -> bool {
     a.ptr == b.ptr
 }
 
+/// Whether `op` is an op of `block` itself (not nested deeper).
+pub fn in_block(op: Op, block: MlirBlock) -> bool {
+    // SAFETY: a live op.
+    same_block(unsafe { mlirOperationGetBlock(op) }, block)
+}
+
 /// The op's name, e.g. `array.map`.
 pub fn op_name(op: Op) -> String {
     // SAFETY: live op; the identifier's string is owned by the context.

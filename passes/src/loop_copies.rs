@@ -136,7 +136,7 @@ fn copies_before_condition(while_op: Op) -> Vec<ConditionCopy> {
     let mut found = Vec::new();
     for (index, value) in ir::operands(condition).into_iter().enumerate() {
         let Some(alloc) = ir::defining_op(value) else { continue };
-        if ir::op_name(alloc) != "memref.alloc" || !in_block(alloc, before) {
+        if ir::op_name(alloc) != "memref.alloc" || !ir::in_block(alloc, before) {
             continue;
         }
         let uses = ir::uses(value);
@@ -145,7 +145,7 @@ fn copies_before_condition(while_op: Op) -> Vec<ConditionCopy> {
         let only_these =
             uses.len() == 2 && uses.iter().any(|(user, at)| ir::same_op(*user, condition) && *at == index as isize);
         let source = ir::operands(copy)[0];
-        if only_these && in_block(copy, before) && ir::same_type(ir::value_type(source), ir::value_type(value)) {
+        if only_these && ir::in_block(copy, before) && ir::same_type(ir::value_type(source), ir::value_type(value)) {
             found.push(ConditionCopy { condition, operand: index as isize, alloc, copy, source });
         }
     }
@@ -155,7 +155,7 @@ fn copies_before_condition(while_op: Op) -> Vec<ConditionCopy> {
 /// Why the copies of `while_op` must stay, if they must (conditions 1–4 of the module doc).
 fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<(), String> {
     let body = ir::first_block(ir::region(function, 0));
-    if !in_block(while_op, body) {
+    if !ir::in_block(while_op, body) {
         return Err("the loop is not in its function's top-level block".into());
     }
     // 1. Inside the loop: only buffers allocated inside it are written.
@@ -433,9 +433,4 @@ impl Summaries<'_> {
             }
         }
     }
-}
-
-fn in_block(op: Op, block: MlirBlock) -> bool {
-    // SAFETY: a live op.
-    ir::same_block(unsafe { mlirOperationGetBlock(op) }, block)
 }

@@ -299,14 +299,10 @@ fn access(user: Op, at: isize) -> Option<Access> {
 /// The op of `block` that is `op` or contains it.
 fn ancestor_in(op: Op, block: MlirBlock) -> Option<Op> {
     let mut current = op;
-    loop {
-        // SAFETY: a live op.
-        let parent = unsafe { mlirOperationGetBlock(current) };
-        if !parent.ptr.is_null() && ir::same_block(parent, block) {
-            return Some(current);
-        }
+    while !ir::in_block(current, block) {
         current = ir::parent_op(current)?;
     }
+    Some(current)
 }
 
 /// Whether two index values are provably equal: one value, equal constants, or the same
