@@ -9,13 +9,13 @@
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(array-elide-loop-copies)' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 //
 // Seed 004's BFS keeps its previous iterate, `(x, old) → (step(x), x)`; through the whole
-// pipeline its loop copies nothing (the copy inside @bfsStep, of the permute's
+// pipeline (where `array-rotate-while` puts the loop in an `scf.if`) its loop copies nothing (the copy inside @bfsStep, of the permute's
 // destination, is value semantics and stays).
 // RUN: fuse-opt %examples/seed004_bfs.mlir --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, array-elide-loop-copies)' 2>&1 | FileCheck %s --check-prefix=BFS
-// BFS-NOT:     remark
+// BFS-NOT:     remark: array-elide-loop-copies
 // BFS-LABEL: func.func @bfs(
 // BFS-NOT:     memref.copy
-// BFS:         scf.condition(%{{[0-9]+}}) %arg4, %arg5 :
+// BFS:         scf.condition(%{{[0-9]+}}) %{{[0-9]+}}#0 :
 // BFS-NOT:     memref.copy
 // BFS:         return
 //
@@ -259,4 +259,98 @@ func.func @returnsInitToo(%n: index) -> (memref<?xi64>, memref<?xi64>) {
   }
   // Without the copy, a loop that does not run returns %a twice.
   return %r, %a : memref<?xi64>, memref<?xi64>
+}
+
+// The form `array-rotate-while` gives a loop: inside a branch of an `scf.if` whose other
+// branch passes the init on. A branch runs at most once, so the loop's copies go as in
+// the top-level block.
+// CHECK-LABEL: func.func @rotated(
+// CHECK:         scf.if
+// CHECK-NOT:     memref.copy
+// CHECK:         scf.condition(%{{[0-9]+}}) %{{[0-9]+}} :
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+func.func @rotated(%n: index, %go: i1) -> memref<?xi64> {
+  %a = memref.alloc(%n) : memref<?xi64>
+  %out = scf.if %go -> (memref<?xi64>) {
+    %r = scf.while (%x = %a) : (memref<?xi64>) -> memref<?xi64> {
+      %next = func.call @step(%x) : (memref<?xi64>) -> memref<?xi64>
+      %c0 = arith.constant 0 : index
+      %v = memref.load %next[%c0] : memref<?xi64>
+      %zero = arith.constant 0 : i64
+      %more = arith.cmpi eq, %v, %zero : i64
+      %m = memref.dim %next, %c0 : memref<?xi64>
+      %cn = memref.alloc(%m) : memref<?xi64>
+      memref.copy %next, %cn : memref<?xi64> to memref<?xi64>
+      scf.condition(%more) %cn : memref<?xi64>
+    } do {
+    ^bb0(%x: memref<?xi64>):
+      scf.yield %x : memref<?xi64>
+    }
+    scf.yield %r : memref<?xi64>
+  } else {
+    scf.yield %a : memref<?xi64>
+  }
+  return %out : memref<?xi64>
+}
+
+// REMARK: remark: array-elide-loop-copies: 1 copy of carried arrays before 'scf.condition' stay: 'memref.store' after the loop may write an array the loop carried
+// CHECK-LABEL: func.func @rotatedWritesResult(
+// CHECK:         memref.copy
+// CHECK:         scf.condition
+func.func @rotatedWritesResult(%n: index, %go: i1) -> i64 {
+  %a = memref.alloc(%n) : memref<?xi64>
+  %out = scf.if %go -> (memref<?xi64>) {
+    %r = scf.while (%x = %a) : (memref<?xi64>) -> memref<?xi64> {
+      %next = func.call @step(%x) : (memref<?xi64>) -> memref<?xi64>
+      %c0 = arith.constant 0 : index
+      %v = memref.load %next[%c0] : memref<?xi64>
+      %zero = arith.constant 0 : i64
+      %more = arith.cmpi eq, %v, %zero : i64
+      %m = memref.dim %next, %c0 : memref<?xi64>
+      %cn = memref.alloc(%m) : memref<?xi64>
+      memref.copy %next, %cn : memref<?xi64> to memref<?xi64>
+      scf.condition(%more) %cn : memref<?xi64>
+    } do {
+    ^bb0(%x: memref<?xi64>):
+      scf.yield %x : memref<?xi64>
+    }
+    scf.yield %r : memref<?xi64>
+  } else {
+    scf.yield %a : memref<?xi64>
+  }
+  // After the `scf.if`, so after the loop: without the copy, a write to the result.
+  %c0 = arith.constant 0 : index
+  %seven = arith.constant 7 : i64
+  memref.store %seven, %out[%c0] : memref<?xi64>
+  %first = memref.load %a[%c0] : memref<?xi64>
+  return %first : i64
+}
+
+// REMARK: remark: array-elide-loop-copies: 1 copy of carried arrays before 'scf.condition' stay: the loop is neither in its function's top-level block nor in a branch of an 'scf.if' there
+// CHECK-LABEL: func.func @insideFor(
+// CHECK:         memref.copy
+// CHECK:         scf.condition
+func.func @insideFor(%n: index, %k: index) -> memref<?xi64> {
+  %a = memref.alloc(%n) : memref<?xi64>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // The outer loop's next iteration runs the ops before the inner loop again.
+  %out = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %a) -> (memref<?xi64>) {
+    %r = scf.while (%x = %a) : (memref<?xi64>) -> memref<?xi64> {
+      %v = memref.load %x[%c0] : memref<?xi64>
+      %zero = arith.constant 0 : i64
+      %more = arith.cmpi eq, %v, %zero : i64
+      %m = memref.dim %x, %c0 : memref<?xi64>
+      %cx = memref.alloc(%m) : memref<?xi64>
+      memref.copy %x, %cx : memref<?xi64> to memref<?xi64>
+      scf.condition(%more) %cx : memref<?xi64>
+    } do {
+    ^bb0(%x: memref<?xi64>):
+      %next = func.call @step(%x) : (memref<?xi64>) -> memref<?xi64>
+      scf.yield %next : memref<?xi64>
+    }
+    scf.yield %r : memref<?xi64>
+  }
+  return %out : memref<?xi64>
 }

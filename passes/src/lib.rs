@@ -19,6 +19,7 @@ pub mod parallel_forms;
 pub mod recompute;
 pub mod remainder_segments;
 pub mod reuse_buffers;
+pub mod rotate_while;
 pub mod simplify_gathers;
 pub mod summary;
 mod test_summary;
@@ -39,6 +40,7 @@ pub fn register_all_passes() {
         bridge::register(&parallel_forms::DEFINITION);
         bridge::register(&loop_copies::DEFINITION);
         bridge::register(&reuse_buffers::DEFINITION);
+        bridge::register(&rotate_while::DEFINITION);
         bridge::register(&huge_pages::DEFINITION);
         bridge::register(&invariant_division::DEFINITION);
         bridge::register(&remainder_segments::DEFINITION);
@@ -63,9 +65,15 @@ pub fn register_test_passes() {
 /// `array-fusion-analysis`, forwarded as given.
 static FUSION_PIPELINE: bridge::PipelineDefinition = bridge::PipelineDefinition {
     argument: "array-fusion",
-    description: "The whole fusion pipeline on a function: desugar, remove identity gathers, choose the optimal clustering, materialize it as fusion trees; options are those of array-fusion-analysis",
+    description: "The whole fusion pipeline on a function: rotate while loops whose first test reads arrays made before them, desugar, remove identity gathers, choose the optimal clustering, materialize it as fusion trees; options are those of array-fusion-analysis",
     anchor: "func.func",
-    passes: &[&desugar::DEFINITION, &simplify_gathers::DEFINITION, &fusion_analysis::DEFINITION, &fuse::DEFINITION],
+    passes: &[
+        &rotate_while::DEFINITION,
+        &desugar::DEFINITION,
+        &simplify_gathers::DEFINITION,
+        &fusion_analysis::DEFINITION,
+        &fuse::DEFINITION,
+    ],
     options_of: &fusion_analysis::DEFINITION,
 };
 

@@ -34,13 +34,18 @@
 //!    own allocations (the deallocation pipeline then frees each once), and no buffer
 //!    reachable otherwise (an argument, an array the function computed before the loop)
 //!    is ever carried.
-//! 3. After the loop (the loop must be in the function's top-level block), nothing
-//!    writes an init, a result of the loop, or a buffer whose allocation the analysis
-//!    cannot see.
-//! 4. At most one result of the loop is used by anything but reads, and no init is used
-//!    after the loop by anything but reads: results may now share a buffer with each
+//! 3. After the loop, nothing writes an init, a result of the loop, or a buffer whose
+//!    allocation the analysis cannot see. The loop must be in the function's top-level
+//!    block or in a branch of an `scf.if` there (of one in a branch of one there, …; the
+//!    form `array-rotate-while` gives a loop): a branch runs at most once, so what runs
+//!    after the loop is what follows it in its block and each enclosing `scf.if` in its
+//!    own. (A loop inside another loop would see its own earlier ops run again.)
+//! 4. At most one result of the loop is used by anything but reads, likewise of each
+//!    enclosing `scf.if` (a branch's yield may pass the loop's result on), and no init is
+//!    used after the loop by anything but reads: results may now share a buffer with each
 //!    other and with an init, and two of them returned would hand the caller one buffer
-//!    twice.
+//!    twice. (An `scf.if` result that the other branch takes from an init is that init
+//!    only on the path where the loop never ran.)
 //!
 //! Then every buffer holds the same values from the time it is carried until it is
 //! freed, and a copy of it cannot be told apart from it. The pass runs between
@@ -155,8 +160,21 @@ fn copies_before_condition(while_op: Op) -> Vec<ConditionCopy> {
 /// Why the copies of `while_op` must stay, if they must (conditions 1–4 of the module doc).
 fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<(), String> {
     let body = ir::first_block(ir::region(function, 0));
-    if !ir::in_block(while_op, body) {
-        return Err("the loop is not in its function's top-level block".into());
+    // The loop and the `scf.if`s it is nested in, up to the function's top-level block.
+    let mut chain = vec![while_op];
+    let mut current = while_op;
+    while !ir::in_block(current, body) {
+        match ir::parent_op(current) {
+            Some(parent) if ir::op_name(parent) == "scf.if" => {
+                chain.push(parent);
+                current = parent;
+            }
+            _ => {
+                return Err(
+                    "the loop is neither in its function's top-level block nor in a branch of an 'scf.if' there".into(),
+                );
+            }
+        }
     }
     // 1. Inside the loop: only buffers allocated inside it are written.
     for op in ir::collect(while_op, |op| !ir::same_op(op, while_op)) {
@@ -191,7 +209,16 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
         }
     }
     // 3. After the loop: no write to an init, a result, or a buffer of unknown origin.
-    let after: Vec<Op> = ir::block_ops(body).into_iter().skip_while(|op| !ir::same_op(*op, while_op)).skip(1).collect();
+    //    A branch of an `scf.if` runs at most once, so what runs after the loop is what
+    //    follows it in its block and what follows each enclosing `scf.if` in its block.
+    let after: Vec<Op> = chain
+        .iter()
+        .flat_map(|op| {
+            // SAFETY: a live op.
+            let block = unsafe { mlirOperationGetBlock(*op) };
+            ir::block_ops(block).into_iter().skip_while(|other| !ir::same_op(*other, *op)).skip(1)
+        })
+        .collect();
     for op in after.iter().flat_map(|top| ir::collect(*top, |_| true)) {
         for target in summaries.written_by(op) {
             let harmless = match target {
@@ -204,15 +231,19 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
             }
         }
     }
-    // 4. At most one result leaves through anything but reads.
-    let escaping = ir::results(while_op)
-        .into_iter()
-        .filter(|r| {
-            ir::is_memref(*r) && ir::uses(*r).iter().any(|(user, _)| !READS.contains(&ir::op_name(*user).as_str()))
-        })
-        .count();
-    if escaping > 1 {
-        return Err(format!("{escaping} results of the loop are used by more than reads"));
+    // 4. At most one result leaves through anything but reads: of the loop, and of each
+    //    enclosing `scf.if`, whose results its branches' yields may take from the loop's.
+    for op in &chain {
+        let escaping = ir::results(*op)
+            .into_iter()
+            .filter(|r| {
+                ir::is_memref(*r) && ir::uses(*r).iter().any(|(user, _)| !READS.contains(&ir::op_name(*user).as_str()))
+            })
+            .count();
+        if escaping > 1 {
+            let what = if ir::same_op(*op, while_op) { "the loop" } else { "an 'scf.if' around the loop" };
+            return Err(format!("{escaping} results of {what} are used by more than reads"));
+        }
     }
     let after_loop = |user: Op| after.iter().any(|top| ir::is_within(user, *top));
     for alloc in &inits {

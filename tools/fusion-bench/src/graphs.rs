@@ -1,6 +1,6 @@
 //! The dependence graphs of a program file as the fusion analysis sees them: loaded,
-//! desugared (`array-desugar`, `array-simplify-gathers`, as `array-fusion` runs before its
-//! analysis) and extracted per function body.
+//! rotated and desugared (`array-rotate-while`, `array-desugar`, `array-simplify-gathers`,
+//! as `array-fusion` runs before its analysis) and extracted per function body.
 
 use fusion_analysis::graph::Graph;
 use std::path::Path;
@@ -14,7 +14,7 @@ pub fn analysed_graphs(path: &Path) -> Result<Vec<(String, Result<Graph, String>
     fusion_codegen::pipeline::run_pipeline(
         &context,
         &mut module,
-        "builtin.module(func.func(array-desugar, array-simplify-gathers))",
+        "builtin.module(func.func(array-rotate-while, array-desugar, array-simplify-gathers))",
     )?;
     Ok(fusion_passes::extract::extract_module_blocks(&module, None)
         .into_iter()

@@ -21,9 +21,12 @@
 //!   arrays made by calls or `scf` ops) are unknown before running: they are counted at the
 //!   full extent and the result is marked as an estimate (an upper bound for filters).
 //!
-//! The unfused graph is the program after `array-desugar` (what `Variant::Unfused`
-//! compiles); the fused one after `array-desugar, array-simplify-gathers, array-recompute`, clustered by
-//! the analysis with its defaults (what `array-fusion`, hence `Variant::Fused`, does).
+//! The unfused graph is the program after `array-rotate-while, array-desugar` (what
+//! `Variant::Unfused` compiles, but for the rotation, which moves no bytes: it runs the
+//! same ops, and is applied here so that both graphs see a loop's first test in the
+//! function's block, where the fused program has it); the fused one after
+//! `array-rotate-while, array-desugar, array-simplify-gathers, array-recompute`, clustered
+//! by the analysis with its defaults (what `array-fusion`, hence `Variant::Fused`, does).
 //! Not modelled: caches (an array small enough to stay in cache is still counted), the
 //! write-allocate read of stores, a scatter's copy of its destination (when it is not
 //! updated in place), scans' and segments' extra passes.
@@ -189,10 +192,11 @@ fn lowered_loops(path: &Path, function: &str, passes: &str) -> Result<(usize, us
 pub fn function_traffic(path: &Path, function: &str, extent: u64) -> Result<Traffic, String> {
     fusion_passes::register_all_passes();
     let context = array_dialect::context();
-    let unfused_module = load_after(&context, path, "array-desugar")?;
+    let unfused_module = load_after(&context, path, "array-rotate-while, array-desugar")?;
     let (unfused, estimated) = weighted_graph(&unfused_module, function, extent)?;
     // `array-recompute` is what the analysis does first under its default options.
-    let fused_module = load_after(&context, path, "array-desugar, array-simplify-gathers, array-recompute")?;
+    let fused_module =
+        load_after(&context, path, "array-rotate-while, array-desugar, array-simplify-gathers, array-recompute")?;
     let (fused, _) = weighted_graph(&fused_module, function, extent)?;
     let baseline = Clustering::unfused(&unfused);
     let chosen = choose_clustering(&fused, &default_options()).map_err(|e| e.to_string())?.clustering;

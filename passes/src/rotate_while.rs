@@ -1,0 +1,250 @@
+//! `array-rotate-while`: loop rotation of `scf.while`, so that a loop's first test sits
+//! beside the producers of the values it tests, where the clustering can fuse them.
+//!
+//! Why: an `scf.while` tests its condition (the `before` region) before every iteration,
+//! the first included. When that test computes on arrays (seed 004 §5's BFS:
+//! `awhile (map not $ and $ zipWith (==) parents oldParents)`), the first test reads the
+//! loop's initial arrays, which the enclosing block has just produced (two `generate`s).
+//! The clustering works block by block (seed 000 §3), and the test is in another block,
+//! so each initial array is written to memory and read back by the test: in BFS four
+//! passes over n elements where one would do. XLA's while loops materialise their
+//! initial state too; JAX code writes the first test out by hand (`lax.cond` before
+//! `lax.while_loop`). This pass does it for every loop it finds worth it.
+//!
+//! The rotation (as MLIR's `scf::wrapWhileLoopInZeroTripCheck` in C++, which the C API
+//! does not expose): with `before` = B (arguments b, ending in
+//! `scf.condition(c) f`) and `after` = A (arguments a, ending in `scf.yield y`),
+//!
+//! ```text
+//! %r = scf.while (b = init) { B; condition(c) f } do { ^(a): A; yield y }
+//! ```
+//! becomes
+//! ```text
+//! B[b := init]                               // the first test, in the enclosing block
+//! %r = scf.if c[b := init] {
+//!   %w = scf.while (a' = f[b := init]) { A[a := a']; B[b := y]; condition(c) f }
+//!        do { ^(x): yield x }
+//!   yield %w
+//! } else { yield f[b := init] }
+//! ```
+//!
+//! **Why it is exact.** The original runs B₀ A₁ B₁ A₂ B₂ … Aₖ Bₖ, where Bₖ is the first
+//! test that yields false (k ≥ 0), and returns the f of Bₖ. The rotated form runs B₀
+//! outside; if it yields false (k = 0) it returns B₀'s f, as the original does; else
+//! every iteration of the new loop runs Aᵢ then Bᵢ on the same values (Aᵢ's arguments
+//! are the f of Bᵢ₋₁, Bᵢ's the y of Aᵢ), and it stops after the first Bₖ that yields
+//! false, returning its f. The same ops run, in the same order, on the same values, so
+//! nothing needs to be pure.
+//!
+//! **Dead state is dropped**: component k of the loop's state (the k-th value forwarded
+//! by `scf.condition`) goes when the loop's result k has no use and A's argument k has
+//! none. In the new loop that component is only passed on by the identity `after`
+//! region and never read (its `before` argument stands for A's argument k, unused; the
+//! B ops read y, not it), and nothing reads the result. In BFS this is `oldParents`: its
+//! initial array is then read only by the first test, fuses with it and is never
+//! written.
+//!
+//! **When it rotates**: only where it can help the clustering, i.e. where some argument
+//! of B is an operand of an `array` op in B and its initial value is the result of an
+//! `array` op in the loop's block. Elsewhere it would only duplicate B. Each rotated
+//! loop gets a remark.
+
+use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_remark};
+use crate::ir::{self, Op, Val};
+use array_dialect::raw::string_ref;
+use mlir_sys::*;
+
+pub static DEFINITION: PassDefinition = PassDefinition {
+    argument: "array-rotate-while",
+    description: "Rotate scf.while loops whose test computes on arrays produced just before the loop: the first test runs before the loop (where the clustering can fuse it with those producers), an scf.if guards a loop that runs body then test, and loop state that nothing reads is dropped",
+    anchor: Some("func.func"),
+    dependent_dialects: &[],
+    options: &[],
+    state: None,
+    run,
+};
+
+fn run(_: &melior::Context, function: melior::ir::OperationRef, _: &PassOptions) -> Result<(), PassFailed> {
+    for while_op in ir::collect(function.to_raw(), |op| ir::op_name(op) == "scf.while") {
+        if !worth_rotating(while_op) {
+            continue;
+        }
+        let location = ir::location(while_op);
+        let dropped = rotate(while_op);
+        let dropped = if dropped.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = dropped.iter().map(|k| k.to_string()).collect();
+            format!("; unread loop state dropped: component {}", list.join(", "))
+        };
+        // SAFETY: the location of the loop, owned by the context.
+        emit_remark(
+            unsafe { melior::ir::Location::from_raw(location) },
+            &format!("array-rotate-while: first test moved before the loop, which now runs body then test{dropped}"),
+        );
+    }
+    Ok(())
+}
+
+/// The `before` and `after` blocks of an `scf.while` (each region holds exactly one).
+fn blocks(while_op: Op) -> Option<(MlirBlock, MlirBlock)> {
+    let single = |index| {
+        let blocks = ir::region_blocks(ir::region(while_op, index));
+        (blocks.len() == 1).then(|| blocks[0])
+    };
+    Some((single(0)?, single(1)?))
+}
+
+/// Whether some argument of the `before` block is read by an `array` op there and starts
+/// as the result of an `array` op of the loop's own block (see the module documentation).
+fn worth_rotating(while_op: Op) -> bool {
+    let Some((before, _)) = blocks(while_op) else { return false };
+    // SAFETY: a live op.
+    let block = unsafe { mlirOperationGetBlock(while_op) };
+    let inits = ir::operands(while_op);
+    ir::block_arguments(before).into_iter().zip(inits).any(|(argument, init)| {
+        let tested = ir::uses(argument).into_iter().any(|(user, _)| ir::kind(user).is_some());
+        let produced_here =
+            ir::defining_op(init).is_some_and(|producer| ir::kind(producer).is_some() && ir::in_block(producer, block));
+        tested && produced_here
+    })
+}
+
+/// Rotates `while_op` as the module documentation shows and erases it; returns the
+/// components of its state that were dropped.
+fn rotate(while_op: Op) -> Vec<usize> {
+    let (before, after) = blocks(while_op).expect("checked by worth_rotating");
+    // SAFETY: live op.
+    let block = unsafe { mlirOperationGetBlock(while_op) };
+    let location = ir::location(while_op);
+    let inits = ir::operands(while_op);
+    let old_results = ir::results(while_op);
+    let after_arguments = ir::block_arguments(after);
+    let state = old_results.len();
+    let live: Vec<usize> = (0..state)
+        .filter(|&k| !(ir::uses(old_results[k]).is_empty() && ir::uses(after_arguments[k]).is_empty()))
+        .collect();
+    let live_types: Vec<MlirType> = live.iter().map(|&k| ir::value_type(old_results[k])).collect();
+
+    // The first test: a copy of B with b := init, moved before the loop.
+    // SAFETY: live ops of the function the pass owns; the clone is a complete copy whose
+    // `before` ops are moved out before the rest of it is erased, and nothing outside
+    // uses its results.
+    let (first_continue, first_forwarded) = unsafe {
+        let copy = mlirOperationClone(while_op);
+        mlirBlockInsertOwnedOperationBefore(block, while_op, copy);
+        let (copy_before, _) = blocks(copy).expect("a clone has the original's blocks");
+        for (argument, init) in ir::block_arguments(copy_before).into_iter().zip(&inits) {
+            mlirValueReplaceAllUsesOfWith(argument, *init);
+        }
+        let ops = ir::block_ops(copy_before);
+        let (condition, body) = ops.split_last().expect("an scf.while's before block ends in scf.condition");
+        for op in body {
+            ir::move_before(*op, copy);
+        }
+        let operands = ir::operands(*condition);
+        ir::erase(copy);
+        (operands[0], operands[1..].to_vec())
+    };
+
+    // scf.if (first test) { new loop; yield its results } else { yield the first f }.
+    let guard = create(location, "scf.if", &[first_continue], &live_types, &[vec![], vec![]]);
+    let live_first: Vec<Val> = live.iter().map(|&k| first_forwarded[k]).collect();
+    let loop_block_types: Vec<MlirType> = live_types.clone();
+    let new_loop =
+        create(location, "scf.while", &live_first, &live_types, &[loop_block_types.clone(), loop_block_types]);
+    // SAFETY: the new ops are detached; inserting transfers their ownership.
+    unsafe {
+        mlirBlockInsertOwnedOperationBefore(block, while_op, guard);
+        let then_block = ir::first_block(ir::region(guard, 0));
+        let else_block = ir::first_block(ir::region(guard, 1));
+        mlirBlockAppendOwnedOperation(then_block, new_loop);
+        mlirBlockAppendOwnedOperation(then_block, create(location, "scf.yield", &ir::results(new_loop), &[], &[]));
+        mlirBlockAppendOwnedOperation(else_block, create(location, "scf.yield", &live_first, &[], &[]));
+    }
+
+    // The new loop's before block: A with a := its arguments, then B with b := y.
+    let new_before = ir::first_block(ir::region(new_loop, 0));
+    let new_after = ir::first_block(ir::region(new_loop, 1));
+    let new_arguments = ir::block_arguments(new_before);
+    // SAFETY: live values and ops; every use of a block argument of the old loop is
+    // rewired before its ops move, and the old loop is erased only once it is empty and
+    // its results are unused.
+    unsafe {
+        for (i, &k) in live.iter().enumerate() {
+            mlirValueReplaceAllUsesOfWith(after_arguments[k], new_arguments[i]);
+        }
+        let after_ops = ir::block_ops(after);
+        let (yield_op, body) = after_ops.split_last().expect("an scf.while's after block ends in scf.yield");
+        for op in body {
+            append(new_before, *op);
+        }
+        for (argument, value) in ir::block_arguments(before).into_iter().zip(ir::operands(*yield_op)) {
+            mlirValueReplaceAllUsesOfWith(argument, value);
+        }
+        ir::erase(*yield_op);
+        let before_ops = ir::block_ops(before);
+        let (condition, body) = before_ops.split_last().expect("an scf.while's before block ends in scf.condition");
+        for op in body {
+            append(new_before, *op);
+        }
+        let forwarded = ir::operands(*condition);
+        let mut kept = vec![forwarded[0]];
+        kept.extend(live.iter().map(|&k| forwarded[k + 1]));
+        ir::set_operands(*condition, &kept);
+        append(new_before, *condition);
+        mlirBlockAppendOwnedOperation(
+            new_after,
+            create(location, "scf.yield", &ir::block_arguments(new_after), &[], &[]),
+        );
+
+        let guard_results = ir::results(guard);
+        for (i, &k) in live.iter().enumerate() {
+            mlirValueReplaceAllUsesOfWith(old_results[k], guard_results[i]);
+        }
+        ir::erase(while_op);
+    }
+    (0..state).filter(|k| !live.contains(k)).collect()
+}
+
+/// Moves `op` to the end of `block`.
+///
+/// # Safety
+/// `op` and `block` live, `op` not an ancestor of `block`.
+unsafe fn append(block: MlirBlock, op: Op) {
+    // SAFETY: the caller's contract; the op is unlinked, then owned by the block.
+    unsafe {
+        mlirOperationRemoveFromParent(op);
+        mlirBlockAppendOwnedOperation(block, op);
+    }
+}
+
+/// A detached op `name` with the given operands and result types, and one region per
+/// entry of `regions`, each of one empty block taking arguments of those types.
+fn create(
+    location: MlirLocation,
+    name: &str,
+    operands: &[Val],
+    result_types: &[MlirType],
+    regions: &[Vec<MlirType>],
+) -> Op {
+    // SAFETY: building a new op from live handles; the regions pass to the op, the op to
+    // the caller.
+    unsafe {
+        let mut state = mlirOperationStateGet(string_ref(name), location);
+        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
+        let owned: Vec<MlirRegion> = regions
+            .iter()
+            .map(|argument_types| {
+                let region = mlirRegionCreate();
+                let locations = vec![location; argument_types.len()];
+                let block = mlirBlockCreate(argument_types.len() as isize, argument_types.as_ptr(), locations.as_ptr());
+                mlirRegionAppendOwnedBlock(region, block);
+                region
+            })
+            .collect();
+        mlirOperationStateAddOwnedRegions(&mut state, owned.len() as isize, owned.as_ptr());
+        mlirOperationCreate(&mut state)
+    }
+}
