@@ -43,6 +43,7 @@ typedef struct ArrayFusionReports {
 
 /// One pass each; add the func.func ones under
 /// mlirOpPassManagerGetNestedUnder(pm, "func.func"), array-to-loops on the module.
+MlirPass arrayFusionCreateRotateWhilePass(void);
 MlirPass arrayFusionCreateDesugarPass(void);
 MlirPass arrayFusionCreateSimplifyGathersPass(void);
 MlirPass arrayFusionCreateFusePass(void);
@@ -56,7 +57,7 @@ MlirPass arrayFusionCreateAnalysisPass(MlirStringRef options,
                                        MlirStringCallback onError,
                                        void *userData);
 
-/// Adds desugar, simplify-gathers, the analysis (with `options`, into
+/// Adds rotate-while, desugar, simplify-gathers, the analysis (with `options`, into
 /// `reports`) and fuse on every func.func under `pm`, a module's pass manager.
 MlirLogicalResult arrayFusionAddFusionPasses(MlirOpPassManager pm,
                                              MlirStringRef options,

@@ -84,6 +84,11 @@ fn plain_pass(definition: &'static PassDefinition) -> MlirPass {
 }
 
 #[unsafe(no_mangle)]
+pub extern "C" fn arrayFusionCreateRotateWhilePass() -> MlirPass {
+    plain_pass(&fusion_passes::rotate_while::DEFINITION)
+}
+
+#[unsafe(no_mangle)]
 pub extern "C" fn arrayFusionCreateDesugarPass() -> MlirPass {
     plain_pass(&fusion_passes::desugar::DEFINITION)
 }
@@ -144,6 +149,7 @@ pub unsafe extern "C" fn arrayFusionAddFusionPasses(
         let analysis = analysis_pass(&options, reports.as_ref())?;
         // SAFETY: the caller's live pass manager, borrowed for this call.
         let functions = unsafe { melior::pass::OperationPassManager::from_raw(pm) }.nested_under("func.func");
+        functions.add_pass(crate::passes::rotate_while());
         functions.add_pass(crate::passes::desugar());
         functions.add_pass(crate::passes::simplify_gathers());
         functions.add_pass(analysis);

@@ -11,6 +11,7 @@
 //!
 //! | pass | anchor | what it does |
 //! |---|---|---|
+//! | [`passes::rotate_while`] | `func.func` | moves the first test of an `scf.while` on arrays made before it out of the loop, where it can fuse with their producers |
 //! | [`passes::desugar`] | `func.func` | `backpermute`, `reverse`, `replicate`, `permute` → `generate` + `gather`/`scatter` |
 //! | [`passes::simplify_gathers`] | `func.func` | removes gathers whose index function is the identity |
 //! | [`passes::fusion_analysis`] | `func.func` | chooses the optimal clustering by ILP (SCIP), checked by the independent validator |
@@ -261,6 +262,11 @@ pub mod passes {
         create_pass(definition, "", None).unwrap_or_else(|e| unreachable!("a registered pass without options: {e}"))
     }
 
+    /// `array-rotate-while` (on `func.func`).
+    pub fn rotate_while() -> Pass {
+        plain(&fusion_passes::rotate_while::DEFINITION)
+    }
+
     /// `array-desugar` (on `func.func`).
     pub fn desugar() -> Pass {
         plain(&fusion_passes::desugar::DEFINITION)
@@ -293,7 +299,8 @@ pub mod passes {
     }
 }
 
-/// Adds the `array-fusion` pipeline — desugar, simplify gathers, analysis, fuse — on every
+/// Adds the `array-fusion` pipeline — rotate while loops, desugar, simplify gathers,
+/// analysis, fuse — on every
 /// `func.func` of the module `pm` runs on, with `options`, reporting into `reports`.
 pub fn add_fusion_passes(pm: &PassManager, options: &FusionOptions, reports: &Reports) -> Result<(), Error> {
     add_fusion_passes_to(pm.as_operation_pass_manager(), options, reports)
@@ -302,6 +309,7 @@ pub fn add_fusion_passes(pm: &PassManager, options: &FusionOptions, reports: &Re
 /// [`add_fusion_passes`] on the pass manager of a module op nested in another pipeline.
 pub fn add_fusion_passes_to(pm: OperationPassManager, options: &FusionOptions, reports: &Reports) -> Result<(), Error> {
     let functions = pm.nested_under("func.func");
+    functions.add_pass(passes::rotate_while());
     functions.add_pass(passes::desugar());
     functions.add_pass(passes::simplify_gathers());
     functions.add_pass(passes::fusion_analysis(options, reports)?);
