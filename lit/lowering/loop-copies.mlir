@@ -9,13 +9,14 @@
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(array-elide-loop-copies)' 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK
 //
 // Seed 004's BFS keeps its previous iterate, `(x, old) → (step(x), x)`; through the whole
-// pipeline (where `array-rotate-while` puts the loop in an `scf.if`) its loop copies nothing (the copy inside @bfsStep, of the permute's
+// pipeline (where `array-rotate-while` makes it carry `x` and the test's outcome) its loop
+// copies nothing (the copy inside @bfsStep, of the permute's
 // destination, is value semantics and stays).
 // RUN: fuse-opt %examples/seed004_bfs.mlir --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops, one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, array-elide-loop-copies)' 2>&1 | FileCheck %s --check-prefix=BFS
 // BFS-NOT:     remark: array-elide-loop-copies
 // BFS-LABEL: func.func @bfs(
 // BFS-NOT:     memref.copy
-// BFS:         scf.condition(%{{[0-9]+}}) %{{[0-9]+}}#0 :
+// BFS:         scf.condition(%arg{{[0-9]+}}) %arg{{[0-9]+}} :
 // BFS-NOT:     memref.copy
 // BFS:         return
 //
@@ -261,9 +262,9 @@ func.func @returnsInitToo(%n: index) -> (memref<?xi64>, memref<?xi64>) {
   return %r, %a : memref<?xi64>, memref<?xi64>
 }
 
-// The form `array-rotate-while` gives a loop: inside a branch of an `scf.if` whose other
-// branch passes the init on. A branch runs at most once, so the loop's copies go as in
-// the top-level block.
+// A loop inside a branch of an `scf.if` whose other branch passes the init on (a
+// do-while loop guarded by its first test). A branch runs at most once, so the loop's
+// copies go as in the top-level block.
 // CHECK-LABEL: func.func @rotated(
 // CHECK:         scf.if
 // CHECK-NOT:     memref.copy

@@ -1,7 +1,7 @@
 // `array-rotate-while` (passes/src/rotate_while.rs, the first pass of `array-fusion`)
 // moves the first test of an `scf.while` whose test computes on arrays made just before
-// the loop out of the loop, guards a loop that runs body then test with it, and drops
-// loop state that nothing reads.
+// the loop out of the loop, which then carries the test's outcome and runs body then
+// test, and drops loop state that nothing reads.
 //
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-rotate-while))' --verify-diagnostics | FileCheck %s
 //
@@ -28,22 +28,18 @@
 // CHECK:         %[[DIFF:.*]] = array.map %[[IOTA]], %[[ZEROS]]
 // CHECK:         %[[ANY:.*]] = array.fold %[[DIFF]]
 // CHECK:         %[[FIRST:.*]] = array.index %[[ANY]][]
-// CHECK:         %[[R:.*]] = scf.if %[[FIRST]] -> (tensor<?xi64>) {
-// The state `%previous` is dropped: the loop carries one array.
-// CHECK:           %[[W:.*]] = scf.while (%[[A:.*]] = %[[IOTA]]) : (tensor<?xi64>) -> tensor<?xi64> {
+// The state `%previous` is dropped: the loop carries one array and the test's outcome,
+// which is all its `before` region reads.
+// CHECK:         %[[R:.*]] = scf.while (%[[A:.*]] = %[[IOTA]], %[[GO:.*]] = %[[FIRST]]) : (tensor<?xi64>, i1) -> tensor<?xi64> {
+// CHECK-NEXT:      scf.condition(%[[GO]]) %[[A]] : tensor<?xi64>
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: tensor<?xi64>):
 // The body first, then the test on the body's results.
-// CHECK:             %[[H:.*]] = array.map %[[A]]
-// CHECK:             %[[D:.*]] = array.map %[[H]], %[[A]]
-// CHECK:             %[[F:.*]] = array.fold %[[D]]
-// CHECK:             %[[C:.*]] = array.index %[[F]][]
-// CHECK:             scf.condition(%[[C]]) %[[H]] : tensor<?xi64>
-// CHECK:           } do {
-// CHECK:           ^bb0(%[[X:.*]]: tensor<?xi64>):
-// CHECK:             scf.yield %[[X]] : tensor<?xi64>
-// CHECK:           }
-// CHECK:           scf.yield %[[W]] : tensor<?xi64>
-// CHECK:         } else {
-// CHECK:           scf.yield %[[IOTA]] : tensor<?xi64>
+// CHECK:           %[[H:.*]] = array.map %[[X]]
+// CHECK:           %[[D:.*]] = array.map %[[H]], %[[X]]
+// CHECK:           %[[F:.*]] = array.fold %[[D]]
+// CHECK:           %[[C:.*]] = array.index %[[F]][]
+// CHECK:           scf.yield %[[H]], %[[C]] : tensor<?xi64>, i1
 // CHECK:         }
 // CHECK:         return %[[R]] : tensor<?xi64>
 //
@@ -53,7 +49,7 @@
 // FUSED:           array.generate
 // FUSED:           array.map
 // FUSED:           array.fold
-// FUSED:         scf.if
+// FUSED:         scf.while
 // FUSED-LABEL: func.func @halveBoth(
 func.func @halve(%n: index) -> tensor<?xi64> {
   %iota = array.generate (%n) : tensor<?xi64> {
@@ -96,10 +92,7 @@ func.func @halve(%n: index) -> tensor<?xi64> {
 
 // Both results are used, so both components stay.
 // CHECK-LABEL: func.func @halveBoth(
-// CHECK:         scf.if %{{.*}} -> (tensor<?xi64>, tensor<?xi64>) {
-// CHECK:           scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (tensor<?xi64>, tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>)
-// CHECK:         } else {
-// CHECK:           scf.yield %[[IOTA2:.*]], %[[ZEROS2:.*]] : tensor<?xi64>, tensor<?xi64>
+// CHECK:         scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (tensor<?xi64>, tensor<?xi64>, i1) -> (tensor<?xi64>, tensor<?xi64>)
 func.func @halveBoth(%n: index) -> (tensor<?xi64>, tensor<?xi64>) {
   %iota = array.generate (%n) : tensor<?xi64> {
   ^bb0(%i: index):
@@ -141,8 +134,7 @@ func.func @halveBoth(%n: index) -> (tensor<?xi64>, tensor<?xi64>) {
 
 // A loop whose test computes on scalars only is left alone: there is nothing to fuse.
 // CHECK-LABEL: func.func @countdown(
-// CHECK-NOT:     scf.if
-// CHECK:         scf.while
+// CHECK:         scf.while (%{{.*}} = %{{.*}}) : (i64) -> i64
 func.func @countdown(%n: i64) -> i64 {
   %zero = arith.constant 0 : i64
   %two = arith.constant 2 : i64
@@ -160,8 +152,9 @@ func.func @countdown(%n: i64) -> i64 {
 // A loop whose tested array is an argument of the function is left alone: no producer
 // in the block to fuse the first test with.
 // CHECK-LABEL: func.func @fromArgument(
-// CHECK-NOT:     scf.if
-// CHECK:         scf.while
+// CHECK-NEXT:    scf.while (%{{.*}} = %{{.*}}) : (tensor<?xi64>) -> tensor<?xi64> {
+// CHECK-NEXT:      arith.constant false
+// CHECK-NEXT:      array.map
 func.func @fromArgument(%start: tensor<?xi64>) -> tensor<?xi64> {
   %r = scf.while (%current = %start) : (tensor<?xi64>) -> tensor<?xi64> {
     %false = arith.constant false

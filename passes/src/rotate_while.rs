@@ -11,37 +11,39 @@
 //! initial state too; JAX code writes the first test out by hand (`lax.cond` before
 //! `lax.while_loop`). This pass does it for every loop it finds worth it.
 //!
-//! The rotation (as MLIR's `scf::wrapWhileLoopInZeroTripCheck` in C++, which the C API
-//! does not expose): with `before` = B (arguments b, ending in
-//! `scf.condition(c) f`) and `after` = A (arguments a, ending in `scf.yield y`),
+//! The rotation: with `before` = B (arguments b, ending in `scf.condition(c) f`) and
+//! `after` = A (arguments a, ending in `scf.yield y`),
 //!
 //! ```text
 //! %r = scf.while (b = init) { B; condition(c) f } do { ^(a): A; yield y }
 //! ```
 //! becomes
 //! ```text
-//! B[b := init]                               // the first test, in the enclosing block
-//! %r = scf.if c[b := init] {
-//!   %w = scf.while (a' = f[b := init]) { A[a := a']; B[b := y]; condition(c) f }
-//!        do { ^(x): yield x }
-//!   yield %w
-//! } else { yield f[b := init] }
+//! B[b := init]                                  // the first test, in the enclosing block
+//! %r = scf.while (a' = f[b := init], go = c[b := init]) { condition(go) a' }
+//!      do { ^(a): A; B[b := y]; yield f, c }
 //! ```
+//! The new loop carries the test's outcome as a flag: its `before` region only reads the
+//! flag, and its `after` region runs the body, then the test on the body's results.
+//! (MLIR's C++ `scf::wrapWhileLoopInZeroTripCheck`, which the C API does not expose, puts
+//! the loop in an `scf.if` instead; the deallocation pipeline then copies the initial
+//! arrays that the `else` branch returns, a whole pass over memory.)
 //!
 //! **Why it is exact.** The original runs B₀ A₁ B₁ A₂ B₂ … Aₖ Bₖ, where Bₖ is the first
 //! test that yields false (k ≥ 0), and returns the f of Bₖ. The rotated form runs B₀
-//! outside; if it yields false (k = 0) it returns B₀'s f, as the original does; else
-//! every iteration of the new loop runs Aᵢ then Bᵢ on the same values (Aᵢ's arguments
-//! are the f of Bᵢ₋₁, Bᵢ's the y of Aᵢ), and it stops after the first Bₖ that yields
-//! false, returning its f. The same ops run, in the same order, on the same values, so
-//! nothing needs to be pure.
+//! outside and enters the loop with B₀'s f and c. Each test of the new loop reads the
+//! flag, which is the c of the latest Bᵢ; while it is true, an iteration runs Aᵢ₊₁ on
+//! that Bᵢ's f (as the original, whose Aᵢ₊₁ gets the f of Bᵢ), then Bᵢ₊₁ on Aᵢ₊₁'s y, and
+//! passes on Bᵢ₊₁'s f and c. At the first false flag, the one of Bₖ, the loop returns
+//! Bₖ's f. The same ops run, in the same order, on the same values, so nothing needs to
+//! be pure.
 //!
 //! **Dead state is dropped**: component k of the loop's state (the k-th value forwarded
 //! by `scf.condition`) goes when the loop's result k has no use and A's argument k has
-//! none. In the new loop that component is only passed on by the identity `after`
-//! region and never read (its `before` argument stands for A's argument k, unused; the
-//! B ops read y, not it), and nothing reads the result. In BFS this is `oldParents`: its
-//! initial array is then read only by the first test, fuses with it and is never
+//! none. In the new loop that component is only passed from the `after` region's yield
+//! to the `before` region, which forwards it unread to the `after` region, which does not
+//! read it (A's argument k); and nothing reads the result. In BFS this is `oldParents`:
+//! its initial array is then read only by the first test, fuses with it and is never
 //! written.
 //!
 //! **When it rotates**: only where it can help the clustering, i.e. where some argument
@@ -56,7 +58,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-rotate-while",
-    description: "Rotate scf.while loops whose test computes on arrays produced just before the loop: the first test runs before the loop (where the clustering can fuse it with those producers), an scf.if guards a loop that runs body then test, and loop state that nothing reads is dropped",
+    description: "Rotate scf.while loops whose test computes on arrays produced just before the loop: the first test runs before the loop (where the clustering can fuse it with those producers), the loop carries the test's outcome and runs body then test, and loop state that nothing reads is dropped",
     anchor: Some("func.func"),
     dependent_dialects: &[],
     options: &[],
@@ -147,26 +149,29 @@ fn rotate(while_op: Op) -> Vec<usize> {
         (operands[0], operands[1..].to_vec())
     };
 
-    // scf.if (first test) { new loop; yield its results } else { yield the first f }.
-    let guard = create(location, "scf.if", &[first_continue], &live_types, &[vec![], vec![]]);
-    let live_first: Vec<Val> = live.iter().map(|&k| first_forwarded[k]).collect();
-    let loop_block_types: Vec<MlirType> = live_types.clone();
-    let new_loop =
-        create(location, "scf.while", &live_first, &live_types, &[loop_block_types.clone(), loop_block_types]);
-    // SAFETY: the new ops are detached; inserting transfers their ownership.
-    unsafe {
-        mlirBlockInsertOwnedOperationBefore(block, while_op, guard);
-        let then_block = ir::first_block(ir::region(guard, 0));
-        let else_block = ir::first_block(ir::region(guard, 1));
-        mlirBlockAppendOwnedOperation(then_block, new_loop);
-        mlirBlockAppendOwnedOperation(then_block, create(location, "scf.yield", &ir::results(new_loop), &[], &[]));
-        mlirBlockAppendOwnedOperation(else_block, create(location, "scf.yield", &live_first, &[], &[]));
-    }
-
-    // The new loop's before block: A with a := its arguments, then B with b := y.
+    // The new loop: state f[live] and the flag c, tested by the `before` region.
+    let mut operands: Vec<Val> = live.iter().map(|&k| first_forwarded[k]).collect();
+    operands.push(first_continue);
+    let mut before_types = live_types.clone();
+    before_types.push(ir::value_type(first_continue));
+    let new_loop = create(location, "scf.while", &operands, &live_types, &[before_types, live_types.clone()]);
+    // SAFETY: the new op is detached; inserting transfers its ownership.
+    unsafe { mlirBlockInsertOwnedOperationBefore(block, while_op, new_loop) };
     let new_before = ir::first_block(ir::region(new_loop, 0));
     let new_after = ir::first_block(ir::region(new_loop, 1));
-    let new_arguments = ir::block_arguments(new_before);
+    let (flag, state_arguments) = {
+        let arguments = ir::block_arguments(new_before);
+        let (flag, state) = arguments.split_last().expect("the flag is the last argument");
+        (*flag, state.to_vec())
+    };
+    let mut forwarded = vec![flag];
+    forwarded.extend(state_arguments);
+    // SAFETY: a detached op appended to the new loop's empty block.
+    unsafe { mlirBlockAppendOwnedOperation(new_before, create(location, "scf.condition", &forwarded, &[], &[])) };
+
+    // The new loop's `after` block: A with a := its arguments, then B with b := y, then
+    // the yield of B's f[live] and c.
+    let new_arguments = ir::block_arguments(new_after);
     // SAFETY: live values and ops; every use of a block argument of the old loop is
     // rewired before its ops move, and the old loop is erased only once it is empty and
     // its results are unused.
@@ -177,7 +182,7 @@ fn rotate(while_op: Op) -> Vec<usize> {
         let after_ops = ir::block_ops(after);
         let (yield_op, body) = after_ops.split_last().expect("an scf.while's after block ends in scf.yield");
         for op in body {
-            append(new_before, *op);
+            append(new_after, *op);
         }
         for (argument, value) in ir::block_arguments(before).into_iter().zip(ir::operands(*yield_op)) {
             mlirValueReplaceAllUsesOfWith(argument, value);
@@ -186,21 +191,17 @@ fn rotate(while_op: Op) -> Vec<usize> {
         let before_ops = ir::block_ops(before);
         let (condition, body) = before_ops.split_last().expect("an scf.while's before block ends in scf.condition");
         for op in body {
-            append(new_before, *op);
+            append(new_after, *op);
         }
-        let forwarded = ir::operands(*condition);
-        let mut kept = vec![forwarded[0]];
-        kept.extend(live.iter().map(|&k| forwarded[k + 1]));
-        ir::set_operands(*condition, &kept);
-        append(new_before, *condition);
-        mlirBlockAppendOwnedOperation(
-            new_after,
-            create(location, "scf.yield", &ir::block_arguments(new_after), &[], &[]),
-        );
+        let tested = ir::operands(*condition);
+        let mut passed_on: Vec<Val> = live.iter().map(|&k| tested[k + 1]).collect();
+        passed_on.push(tested[0]);
+        mlirBlockAppendOwnedOperation(new_after, create(location, "scf.yield", &passed_on, &[], &[]));
+        ir::erase(*condition);
 
-        let guard_results = ir::results(guard);
+        let new_results = ir::results(new_loop);
         for (i, &k) in live.iter().enumerate() {
-            mlirValueReplaceAllUsesOfWith(old_results[k], guard_results[i]);
+            mlirValueReplaceAllUsesOfWith(old_results[k], new_results[i]);
         }
         ir::erase(while_op);
     }
