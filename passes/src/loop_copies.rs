@@ -37,9 +37,9 @@
 //! 3. After the loop, nothing writes an init, a result of the loop, or a buffer whose
 //!    allocation the analysis cannot see. The loop must be in the function's top-level
 //!    block or in a branch of an `scf.if` there (or of one in a branch of one there, …):
-//!    a branch runs at most once, so what runs
-//!    after the loop is what follows it in its block and each enclosing `scf.if` in its
-//!    own. (A loop inside another loop would see its own earlier ops run again.)
+//!    a branch runs at most once, so what runs after the loop is what follows it in its
+//!    block and each enclosing `scf.if` in its own. (A loop inside another loop would see
+//!    its own earlier ops run again.)
 //! 4. At most one result of the loop is used by anything but reads, likewise of each
 //!    enclosing `scf.if` (a branch's yield may pass the loop's result on), and no init is
 //!    used after the loop by anything but reads: results may now share a buffer with each

@@ -26,8 +26,10 @@
 //! The new loop carries the test's outcome as a flag: its `before` region only reads the
 //! flag, and its `after` region runs the body, then the test on the body's results.
 //! (MLIR's C++ `scf::wrapWhileLoopInZeroTripCheck`, which the C API does not expose, puts
-//! the loop in an `scf.if` instead; the deallocation pipeline then copies the initial
-//! arrays that the `else` branch returns, a whole pass over memory.)
+//! the loop in an `scf.if` on the first test instead. This form keeps the loop in its
+//! block, where `array-elide-loop-copies` and the analysis see it as before. Either way,
+//! when the loop does not run the result is the initial array itself, which the
+//! deallocation pipeline copies if the function returns it: README, "Against JAX/XLA".)
 //!
 //! **Why it is exact.** The original runs B₀ A₁ B₁ A₂ B₂ … Aₖ Bₖ, where Bₖ is the first
 //! test that yields false (k ≥ 0), and returns the f of Bₖ. The rotated form runs B₀
