@@ -61,6 +61,16 @@ impl Default for LaunchShape {
     }
 }
 
+/// MLIR's `buffer-deallocation-pipeline` (its passes, as `buildBufferDeallocationPipeline`
+/// adds them), with `array-own-loop-inits` between the placement of the deallocations and
+/// their lowering: a loop takes ownership of an initial buffer the function allocated for
+/// it alone, so that a returned loop result is not copied when the loop does not run (its
+/// module doc proves it).
+const DEALLOCATION: &str = "func.func(expand-realloc{emit-deallocs=false}, canonicalize, \
+     ownership-based-buffer-deallocation, canonicalize, buffer-deallocation-simplification, \
+     array-own-loop-inits, canonicalize, buffer-deallocation-simplification), \
+     bufferization-lower-deallocations, func.func(cse, canonicalize)";
+
 /// After `array-to-loops`, down to the LLVM dialect (as verified in tests/src/lowering.rs).
 /// Function boundaries use identity layouts: with MLIR's default (fully dynamic strided
 /// layouts), every `bufferization.to_buffer` of an argument becomes a copy, which costs
@@ -114,8 +124,8 @@ pub fn to_llvm(threads: Threads) -> String {
     };
     format!(
         "{division}one-shot-bufferize{{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map \
-         allow-return-allocs-from-loops}}, array-elide-loop-copies, {reuse}\
-         buffer-deallocation-pipeline, convert-bufferization-to-memref, {scf_to_openmp}{memref_before}{}",
+         allow-return-allocs-from-loops}}, array-elide-loop-copies, {reuse}{DEALLOCATION}, \
+         convert-bufferization-to-memref, {scf_to_openmp}{memref_before}{}",
         scalar_to_llvm(memref_after, openmp_to_llvm)
     )
 }

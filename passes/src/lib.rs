@@ -15,6 +15,7 @@ pub mod index_expr;
 pub mod invariant_division;
 pub mod ir;
 pub mod loop_copies;
+pub mod own_loop_inits;
 pub mod parallel_forms;
 pub mod recompute;
 pub mod remainder_segments;
@@ -39,6 +40,7 @@ pub fn register_all_passes() {
         bridge::register(&to_loops::DEFINITION);
         bridge::register(&parallel_forms::DEFINITION);
         bridge::register(&loop_copies::DEFINITION);
+        bridge::register(&own_loop_inits::DEFINITION);
         bridge::register(&reuse_buffers::DEFINITION);
         bridge::register(&rotate_while::DEFINITION);
         bridge::register(&huge_pages::DEFINITION);

@@ -27,9 +27,9 @@
 //! flag, and its `after` region runs the body, then the test on the body's results.
 //! (MLIR's C++ `scf::wrapWhileLoopInZeroTripCheck`, which the C API does not expose, puts
 //! the loop in an `scf.if` on the first test instead. This form keeps the loop in its
-//! block, where `array-elide-loop-copies` and the analysis see it as before. Either way,
-//! when the loop does not run the result is the initial array itself, which the
-//! deallocation pipeline copies if the function returns it: README, "Against JAX/XLA".)
+//! block, where `array-elide-loop-copies` and `array-own-loop-inits` see it: when the
+//! loop does not run its result is the initial array itself, which the function may
+//! return without a copy once the loop owns it.)
 //!
 //! **Why it is exact.** The original runs B₀ A₁ B₁ A₂ B₂ … Aₖ Bₖ, where Bₖ is the first
 //! test that yields false (k ≥ 0), and returns the f of Bₖ. The rotated form runs B₀
