@@ -117,11 +117,11 @@ pub fn to_llvm(threads: Threads) -> String {
     // On the CPU, an output whose loop nest reads a dead array of its shape element by
     // element is written into that array's buffer (`array-reuse-buffers`, module doc).
     // With OpenMP it leaves the scans' loops to `array-parallel-forms` (option doc).
-    // Then a loop that reads rows at indices it loads (a fold fused into a gather)
-    // prefetches the next row while it reads one (`array-prefetch-rows`, module doc).
+    // Then a loop that reads at indices it loads (a gather) prefetches what a later
+    // iteration reads (`array-prefetch-gathers`, module doc).
     let reuse = match threads {
-        Threads::Sequential => "func.func(array-reuse-buffers, array-prefetch-rows), ",
-        Threads::OpenMp(_) => "func.func(array-reuse-buffers{parallel-forms=true}, array-prefetch-rows), ",
+        Threads::Sequential => "func.func(array-reuse-buffers, array-prefetch-gathers), ",
+        Threads::OpenMp(_) => "func.func(array-reuse-buffers{parallel-forms=true}, array-prefetch-gathers), ",
         _ => "",
     };
     format!(

@@ -17,7 +17,7 @@ pub mod ir;
 pub mod loop_copies;
 pub mod own_loop_inits;
 pub mod parallel_forms;
-pub mod prefetch_rows;
+pub mod prefetch_gathers;
 pub mod recompute;
 pub mod remainder_segments;
 pub mod reuse_buffers;
@@ -43,7 +43,7 @@ pub fn register_all_passes() {
         bridge::register(&loop_copies::DEFINITION);
         bridge::register(&own_loop_inits::DEFINITION);
         bridge::register(&reuse_buffers::DEFINITION);
-        bridge::register(&prefetch_rows::DEFINITION);
+        bridge::register(&prefetch_gathers::DEFINITION);
         bridge::register(&rotate_while::DEFINITION);
         bridge::register(&huge_pages::DEFINITION);
         bridge::register(&invariant_division::DEFINITION);
