@@ -48,10 +48,11 @@
 //!
 //!   with `B` the elements of 4 KiB and `L` those of a 64-byte cache line: per 4 KiB of
 //!   the current row, 512 bytes of the next one, so the prefetches run an eighth of a row
-//!   ahead. Measured in C on the 3162 × 3162 case (medians of 21: 6.9 ms without a
-//!   prefetch, 5.1 ms for the unfused pair): this spread 5.3 ms; the next row's first 32
-//!   lines at the start of each row 6.0 ms; the whole next row spread over the current
-//!   one 6.2 ms, its prefetches competing with the current row's stream. In the compiled
+//!   ahead. Measured in C on the 3162 × 3162 case (medians of 21, two runs: 6.9 ms
+//!   without a prefetch, 5.1 ms for the unfused pair): this spread 5.3 ms; the next row's
+//!   first 32 lines at the start of each row 5.7–6.0 ms; the whole next row spread over
+//!   the current one 6.2–6.4 ms, its prefetches competing with the current row's
+//!   stream. In the compiled
 //!   loop a quarter of a row ahead measured slower than an eighth, and 256 bytes per
 //!   4 KiB no better.
 //!
