@@ -52,9 +52,8 @@
 //!   without a prefetch, 5.1 ms for the unfused pair): this spread 5.3 ms; the next row's
 //!   first 32 lines at the start of each row 5.7–6.0 ms; the whole next row spread over
 //!   the current one 6.2–6.4 ms, its prefetches competing with the current row's
-//!   stream. In the compiled
-//!   loop a quarter of a row ahead measured slower than an eighth, and 256 bytes per
-//!   4 KiB no better.
+//!   stream. In the compiled loop a quarter of a row ahead measured slower than an
+//!   eighth, and 256 bytes per 4 KiB no better.
 //!
 //! **Why the results do not change.** A prefetch has no effect on any value (it is a
 //! hint; LLVM's `llvm.prefetch` may be dropped). The blocks `[jb, min(jb + B, ub))` for
