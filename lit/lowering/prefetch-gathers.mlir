@@ -3,6 +3,8 @@
 // from memory prefetches what a later iteration reads: a gathered element 32 iterations
 // ahead (a chain of two loads in two stages, 32 and 16 ahead), a gathered row (a fold
 // fused into a gather) one iteration ahead, 512 bytes per 4 KiB of the current row.
+// Sources under 1 MiB are read without prefetches: a loop reading a buffer of dynamic
+// size is versioned on its size.
 //
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-prefetch-gathers))' | FileCheck %s
 //
@@ -26,6 +28,14 @@
 // RUN: fuse-opt %examples/seed000_simple.mlir --run --check --size=7 2>/dev/null | FileCheck %s --check-prefix=RAN
 // RUN: fuse-opt %examples/seed000_simple.mlir --run --check --size=1000 --seed=3 2>/dev/null | FileCheck %s --check-prefix=RAN
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed000_simple.mlir --run --check --openmp --size=700 2>/dev/null | FileCheck %s --check-prefix=RAN
+// The same with sources of 1 MiB or more, where the versioned loops take their
+// prefetching branch.
+// RUN: fuse-opt %examples/seed000_simple.mlir --run --check --function=simple1 --size=140000 2>/dev/null | FileCheck %s --check-prefix=RAN1
+// RUN: fuse-opt %examples/seed000_simple.mlir --run --check --function=simple2 --size=140000 2>/dev/null | FileCheck %s --check-prefix=RAN2
+// RUN: fuse-opt %examples/seed000_simple.mlir --run --check --function=simple4 --size=400 2>/dev/null | FileCheck %s --check-prefix=RAN4
+// RAN1: @simple1: match (interpreter, unfused, fused)
+// RAN2: @simple2: match (interpreter, unfused, fused)
+// RAN4: @simple4: match (interpreter, unfused, fused)
 // RAN: @simple1: match (interpreter, unfused, fused)
 // RAN: @simple2: match (interpreter, unfused, fused)
 // RAN: @simple3: match (interpreter, unfused, fused)
@@ -33,8 +43,15 @@
 // RAN: @simple5: match (interpreter, unfused, fused)
 
 // A gathered element: the index 32 iterations ahead (this one's at the end), clamped.
+// The source's size is dynamic: the loop prefetches when it has 2^17 f64 (1 MiB) or
+// more, and runs as it was otherwise.
 // CHECK-LABEL: func.func @gathered_element(
 // CHECK-SAME:      %[[IS:[a-z0-9]+]]: memref<?xindex>, %[[X:[a-z0-9]+]]: memref<?xf64>
+// CHECK:         %[[N:.*]] = memref.dim %[[X]], %{{.*}} : memref<?xf64>
+// CHECK:         %[[COUNT:.*]] = arith.muli %{{.*}}, %[[N]] : index
+// CHECK:         %[[LEAST:.*]] = arith.constant 131072 : index
+// CHECK:         %[[LARGE:.*]] = arith.cmpi uge, %[[COUNT]], %[[LEAST]] : index
+// CHECK:         scf.if %[[LARGE]] {
 // CHECK:         %[[LAST:.*]] = arith.subi %{{.*}}, %{{.*}} : index
 // CHECK:         scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[M:.*]]) step (%[[S:.*]]) {
 // CHECK:           %[[K:.*]] = memref.load %[[IS]][%[[I]]]
@@ -49,6 +66,13 @@
 // CHECK:           %[[CLAMPED:.*]] = arith.minui %[[KAHEAD]], %[[LAST]] : index
 // CHECK:           memref.prefetch %[[X]][%[[CLAMPED]]], read, locality<3>, data : memref<?xf64>
 // CHECK:           memref.load %[[X]][%[[K]]]
+// CHECK:         } else {
+// CHECK-NOT:       memref.prefetch
+// CHECK:           scf.parallel
+// CHECK:             %[[K2:.*]] = memref.load %[[IS]]
+// CHECK:             memref.load %[[X]][%[[K2]]]
+// CHECK-NOT:       memref.prefetch
+// CHECK:         return
 func.func @gathered_element(%is: memref<?xindex>, %x: memref<?xf64>) -> memref<?xf64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -61,6 +85,79 @@ func.func @gathered_element(%is: memref<?xindex>, %x: memref<?xf64>) -> memref<?
     scf.reduce
   }
   return %out : memref<?xf64>
+}
+
+// Sources of static size: a table of 2^12 f64 (32 KiB) and a matrix of 64 x 64 i64
+// (32 KiB) are read without prefetches, a table of 2^17 f64 (1 MiB) is prefetched with
+// no test of its size.
+// CHECK-LABEL: func.func @small_sources(
+// CHECK-NOT:     memref.prefetch
+// CHECK-NOT:     scf.if
+// CHECK:         return
+func.func @small_sources(%is: memref<?xindex>, %x: memref<4096xf64>, %y: memref<64x64xi64>, %out: memref<?xf64>, %sums: memref<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0 : i64
+  %m = memref.dim %is, %c0 : memref<?xindex>
+  scf.for %i = %c0 to %m step %c1 {
+    %k = memref.load %is[%i] : memref<?xindex>
+    %e = memref.load %x[%k] : memref<4096xf64>
+    memref.store %e, %out[%i] : memref<?xf64>
+  }
+  scf.for %i = %c0 to %m step %c1 {
+    %r = memref.load %is[%i] : memref<?xindex>
+    %s = scf.for %j = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (i64) {
+      %e = memref.load %y[%r, %j] : memref<64x64xi64>
+      %t = arith.addi %acc, %e : i64
+      scf.yield %t : i64
+    }
+    memref.store %s, %sums[%i] : memref<?xi64>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @large_source(
+// CHECK-NOT:     scf.if
+// CHECK:         scf.for
+// CHECK:           memref.prefetch %{{.*}} : memref<131072xf64>
+// CHECK-NOT:     scf.if
+// CHECK:         return
+func.func @large_source(%is: memref<?xindex>, %x: memref<131072xf64>, %out: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %is, %c0 : memref<?xindex>
+  scf.for %i = %c0 to %m step %c1 {
+    %k = memref.load %is[%i] : memref<?xindex>
+    %e = memref.load %x[%k] : memref<131072xf64>
+    memref.store %e, %out[%i] : memref<?xf64>
+  }
+  return
+}
+
+// A versioned loop with a result: both branches yield it.
+// CHECK-LABEL: func.func @gathered_sum(
+// CHECK:         %[[SUM:.*]] = scf.if %{{.*}} -> (i64) {
+// CHECK:           %[[FAST:.*]] = scf.for
+// CHECK:             memref.prefetch
+// CHECK:           scf.yield %[[FAST]] : i64
+// CHECK:         } else {
+// CHECK:           %[[PLAIN:.*]] = scf.for
+// CHECK-NOT:         memref.prefetch
+// CHECK:           scf.yield %[[PLAIN]] : i64
+// CHECK:         return %[[SUM]] : i64
+func.func @gathered_sum(%is: memref<?xindex>, %x: memref<?xi64>) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i64
+  %m = memref.dim %is, %c0 : memref<?xindex>
+  %s = scf.for %i = %c0 to %m step %c1 iter_args(%acc = %zero) -> (i64) {
+    %k = memref.load %is[%i] : memref<?xindex>
+    %e = memref.load %x[%k] : memref<?xi64>
+    %t = arith.addi %acc, %e : i64
+    scf.yield %t : i64
+  }
+  return %s : i64
 }
 
 // Two gathers fused (seed 000's simple2): the first index 32 ahead, the element 16
