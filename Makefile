@@ -78,7 +78,7 @@ bench: setup
 	  --svg docs/plots/solve-times.svg | tee target/bench/solve-times.txt
 
 # Our fused programs against JAX (XLA's CPU backend) and NumPy, one core each, on the inputs
-# kernel-bench generates (10^7 elements, median of 5), results checked against ours: a
+# kernel-bench generates (10^7 elements, three rounds of medians of 5), results checked against ours: a
 # Markdown table of the times and ratios. The Python packages go into .venv-bench (pinned,
 # idempotent; not installed by `make setup`). Not part of `make test`.
 xla-bench: setup

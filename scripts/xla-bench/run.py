@@ -3,7 +3,7 @@
 same inputs, with their results checked against ours.
 
     .venv-bench/bin/python scripts/xla-bench/run.py [FILE.mlir]... [--elements N] [--reps R]
-                                          [--csv FILE] [--fresh-pages] [--kernel-bench PATH]
+                                          [--rounds K] [--csv FILE] [--fresh-pages] [--kernel-bench PATH]
 
 For each example file (default: every examples/*.mlir; a folder stands for its .mlir
 files), runs `target/release/kernel-bench FILE --elements N --reps R --dump TMPDIR`
@@ -13,7 +13,10 @@ times (see its --dump). Then, for every dumped function, the JAX version of
 scripts/xla-bench/functions.py (jitted; one warm-up call, which compiles it and whose
 results are checked; then the median of R timed calls, each ending with
 `block_until_ready()`) and the NumPy version (one untimed call, whose results are checked;
-then the median of R timed calls) on the same inputs. Checks: integers and booleans
+then the median of R timed calls) on the same inputs. That is one round; each file gets K
+rounds (default 3) in a row, and every time in the table is the median of a side's K
+round medians: on a shared machine the memory bandwidth drifts over minutes, and a
+single round compares ours at one moment with XLA's at another. Checks: integers and booleans
 exactly, floats with `np.allclose(rtol=1e-9, atol=1e-12, equal_nan=True)` (NaN where ours
 is NaN agrees, as in kernel-bench's own comparison), same shapes and dtypes. TMPDIR is
 deleted after each file (the arrays are large).
@@ -222,6 +225,13 @@ def main():
     parser.add_argument("files", nargs="*", help="example .mlir files or folders (default: examples/)")
     parser.add_argument("--elements", type=int, default=10_000_000, help="kernel-bench --elements (default 10^7)")
     parser.add_argument("--reps", type=int, default=5, help="timed calls per version (default 5)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="rounds per file, each timing ours (kernel-bench) and then XLA and NumPy; the table shows the medians "
+        "over the rounds (default 3)",
+    )
     parser.add_argument("--csv", help="also write the rows to this CSV file")
     parser.add_argument(
         "--fresh-pages",
@@ -234,6 +244,8 @@ def main():
         "--kernel-bench", default=os.path.join(ROOT, "target", "release", "kernel-bench"), help="the binary"
     )
     opts = parser.parse_args()
+    if opts.rounds < 1 or opts.reps < 1:
+        sys.exit("run.py: --rounds and --reps must be at least 1")
     if not os.access(opts.kernel_bench, os.X_OK):
         sys.exit(f"run.py: {opts.kernel_bench} not found: cargo build --release -p fusion-bench")
     core = str(min(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else "0"
@@ -241,69 +253,78 @@ def main():
     rows, missing, failures = [], [], 0
     for path in example_files(opts.files):
         stem = os.path.splitext(os.path.basename(path))[0]
-        tmp = tempfile.mkdtemp(prefix=f"xla-bench-{stem}-")
-        try:
-            print(f"== {stem}: kernel-bench --elements {opts.elements} --reps {opts.reps}", file=sys.stderr, flush=True)
-            command = ["taskset", "-c", core, opts.kernel_bench, path, "--elements", str(opts.elements)]
-            command += ["--reps", str(opts.reps), "--dump", tmp] + (["--fresh-pages"] if opts.fresh_pages else [])
-            done = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr)
-            if done.returncode != 0:
-                print(f"run.py: kernel-bench failed on {path} (exit {done.returncode})", file=sys.stderr)
-                failures += 1
-            times = os.path.join(tmp, "times.csv")
-            if not os.path.exists(times):
-                continue
-            with open(times) as f:
-                timed = list(csv.DictReader(f))
-            for t in timed:
-                name = t["function"]
-                inputs, ours = load_function(os.path.join(tmp, t["example"]), name)
-                jax_fn, np_fn = FUNCTIONS.get((t["example"], name), (None, None))
-                row = {
-                    "example": t["example"],
-                    "function": name,
-                    "extent": int(t["extent"]),
-                    "unfused_ms": float(t["unfused_ms"]),
-                    "fused_ms": float(t["fused_ms"]),
-                    "xla_ms": None,
-                    "numpy_ms": None,
-                }
-                checks = []
-                for kind, fn, key in (("XLA", jax_fn, "xla_ms"), ("NumPy", np_fn, "numpy_ms")):
-                    if fn is None:
-                        reason = "no entry in functions.py" if (t["example"], name) not in FUNCTIONS else None
-                        missing.append((t["example"], name, kind, reason))
-                        continue
-                    try:
-                        ms, problem = run_version(kind, fn, inputs, ours, opts.reps)
-                    except Exception:
-                        traceback.print_exc()
-                        ms, problem = None, "raised an exception (see above)"
-                    row[key] = ms
-                    if problem:
-                        print(f"MISMATCH {t['example']} @{name} {kind}: {problem}", file=sys.stderr, flush=True)
-                        checks.append(f"MISMATCH {kind}")
-                        failures += 1
-                if checks:
-                    row["check"] = ", ".join(checks)
-                else:
-                    row["check"] = "ok" if jax_fn is not None or np_fn is not None else "-"
-                row["ours_over_xla"] = ratio(row["fused_ms"], row["xla_ms"])
-                row["ours_over_numpy"] = ratio(row["fused_ms"], row["numpy_ms"])
-                rows.append(row)
-                print(
-                    f"   @{name}: ours {row['fused_ms']:.3f} ms, XLA {fmt(row['xla_ms'])} ms, "
-                    f"NumPy {fmt(row['numpy_ms'])} ms, {row['check']}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-                del inputs, ours
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        # Per function, in the order kernel-bench timed them: the times of every round.
+        timed = {}
+        for round_ in range(opts.rounds):
+            tmp = tempfile.mkdtemp(prefix=f"xla-bench-{stem}-")
+            try:
+                print(f"== {stem} (round {round_ + 1} of {opts.rounds}): kernel-bench --elements {opts.elements} "
+                      f"--reps {opts.reps}", file=sys.stderr, flush=True)
+                command = ["taskset", "-c", core, opts.kernel_bench, path, "--elements", str(opts.elements)]
+                command += ["--reps", str(opts.reps), "--dump", tmp] + (["--fresh-pages"] if opts.fresh_pages else [])
+                done = subprocess.run(command, stdout=sys.stderr, stderr=sys.stderr)
+                if done.returncode != 0:
+                    print(f"run.py: kernel-bench failed on {path} (exit {done.returncode})", file=sys.stderr)
+                    failures += 1
+                times = os.path.join(tmp, "times.csv")
+                if not os.path.exists(times):
+                    break
+                with open(times) as f:
+                    this_round = list(csv.DictReader(f))
+                for t in this_round:
+                    key = (t["example"], t["function"])
+                    entry = timed.setdefault(key, {"extent": int(t["extent"]), "unfused_ms": [], "fused_ms": [],
+                                                   "xla_ms": [], "numpy_ms": [], "checks": [], "has": set()})
+                    entry["unfused_ms"].append(float(t["unfused_ms"]))
+                    entry["fused_ms"].append(float(t["fused_ms"]))
+                    inputs, ours = load_function(os.path.join(tmp, t["example"]), t["function"])
+                    jax_fn, np_fn = FUNCTIONS.get(key, (None, None))
+                    last = {"xla_ms": None, "numpy_ms": None}
+                    for kind, fn, column in (("XLA", jax_fn, "xla_ms"), ("NumPy", np_fn, "numpy_ms")):
+                        if fn is None:
+                            if round_ == 0:
+                                reason = "no entry in functions.py" if key not in FUNCTIONS else None
+                                missing.append((*key, kind, reason))
+                            continue
+                        entry["has"].add(kind)
+                        try:
+                            ms, problem = run_version(kind, fn, inputs, ours, opts.reps)
+                        except Exception:
+                            traceback.print_exc()
+                            ms, problem = None, "raised an exception (see above)"
+                        if ms is not None:
+                            entry[column].append(ms)
+                        last[column] = ms
+                        if problem:
+                            print(f"MISMATCH {key[0]} @{key[1]} {kind}: {problem}", file=sys.stderr, flush=True)
+                            if f"MISMATCH {kind}" not in entry["checks"]:
+                                entry["checks"].append(f"MISMATCH {kind}")
+                            failures += 1
+                    print(
+                        f"   @{key[1]}: ours {entry['fused_ms'][-1]:.3f} ms, XLA {fmt(last['xla_ms'])} ms, "
+                        f"NumPy {fmt(last['numpy_ms'])} ms",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                    del inputs, ours
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+        for (example, name), entry in timed.items():
+            row = {"example": example, "function": name, "extent": entry["extent"]}
+            for column in ("unfused_ms", "fused_ms", "xla_ms", "numpy_ms"):
+                row[column] = median(entry[column]) if entry[column] else None
+            if entry["checks"]:
+                row["check"] = ", ".join(entry["checks"])
+            else:
+                row["check"] = "ok" if entry["has"] else "-"
+            row["ours_over_xla"] = ratio(row["fused_ms"], row["xla_ms"])
+            row["ours_over_numpy"] = ratio(row["fused_ms"], row["numpy_ms"])
+            rows.append(row)
 
     pages = " --fresh-pages" if opts.fresh_pages else ""
     print(f"\nOurs (fused, compiled) against JAX/XLA and NumPy, one core each; --elements {opts.elements} "
-          f"--reps {opts.reps}{pages} (medians; ratios < 1: ours is faster).\n")
+          f"--reps {opts.reps} --rounds {opts.rounds}{pages} (medians of {opts.rounds} rounds of medians; "
+          f"ratios < 1: ours is faster).\n")
     print("| example | function | ours fused ms | XLA ms | NumPy ms | ours/XLA | ours/NumPy | check |")
     print("|---|---|---:|---:|---:|---:|---:|---|")
     for r in rows:
