@@ -239,15 +239,19 @@ pub extern "C" fn mgpuStreamCreate() -> Stream {
     stream
 }
 
+/// # Safety
+/// Called by generated code (MLIR's GPU runtime ABI): `stream` is null or a stream of `mgpuStreamCreate` not yet destroyed.
 #[unsafe(no_mangle)]
-pub extern "C" fn mgpuStreamSynchronize(stream: Stream) {
+pub unsafe extern "C" fn mgpuStreamSynchronize(stream: Stream) {
     if let Some(api) = api() {
         note("cuStreamSynchronize", unsafe { (api.stream_synchronize)(stream) });
     }
 }
 
+/// # Safety
+/// Called by generated code (MLIR's GPU runtime ABI): `stream` is null or a stream of `mgpuStreamCreate` not yet destroyed; it is not used afterwards.
 #[unsafe(no_mangle)]
-pub extern "C" fn mgpuStreamDestroy(stream: Stream) {
+pub unsafe extern "C" fn mgpuStreamDestroy(stream: Stream) {
     if let Some(api) = api() {
         note("cuStreamDestroy", unsafe { (api.stream_destroy)(stream) });
     }
@@ -278,8 +282,10 @@ pub extern "C" fn mgpuMemFree(pointer: *mut c_void, _stream: Stream) {
     }
 }
 
+/// # Safety
+/// Called by generated code (MLIR's GPU runtime ABI): `target` and `source` address `size` bytes each (device, managed or host memory the driver can reach), and `stream` is as for `mgpuStreamSynchronize`.
 #[unsafe(no_mangle)]
-pub extern "C" fn mgpuMemcpy(target: *mut c_void, source: *mut c_void, size: u64, stream: Stream) {
+pub unsafe extern "C" fn mgpuMemcpy(target: *mut c_void, source: *mut c_void, size: u64, stream: Stream) {
     if size > 0
         && let Some(api) = api()
     {
@@ -289,8 +295,10 @@ pub extern "C" fn mgpuMemcpy(target: *mut c_void, source: *mut c_void, size: u64
     }
 }
 
+/// # Safety
+/// Called by generated code (MLIR's GPU runtime ABI): `ptx` points to a NUL-terminated PTX text.
 #[unsafe(no_mangle)]
-pub extern "C" fn mgpuModuleLoadJIT(ptx: *mut c_void, optimisation: c_int) -> Module {
+pub unsafe extern "C" fn mgpuModuleLoadJIT(ptx: *mut c_void, optimisation: c_int) -> Module {
     let mut module: Module = std::ptr::null_mut();
     let Some(api) = api() else { return module };
     // CU_JIT_OPTIMIZATION_LEVEL (7), its value passed in the pointer-sized slot.
@@ -302,8 +310,10 @@ pub extern "C" fn mgpuModuleLoadJIT(ptx: *mut c_void, optimisation: c_int) -> Mo
     module
 }
 
+/// # Safety
+/// Called by generated code (MLIR's GPU runtime ABI): `module` is null or a module of `mgpuModuleLoadJIT` not yet unloaded; it is not used afterwards.
 #[unsafe(no_mangle)]
-pub extern "C" fn mgpuModuleUnload(module: Module) {
+pub unsafe extern "C" fn mgpuModuleUnload(module: Module) {
     if !module.is_null()
         && let Some(api) = api()
     {
@@ -311,8 +321,10 @@ pub extern "C" fn mgpuModuleUnload(module: Module) {
     }
 }
 
+/// # Safety
+/// Called by generated code (MLIR's GPU runtime ABI): `module` is a module of `mgpuModuleLoadJIT` not yet unloaded and `name` a NUL-terminated string.
 #[unsafe(no_mangle)]
-pub extern "C" fn mgpuModuleGetFunction(module: Module, name: *const c_char) -> Function {
+pub unsafe extern "C" fn mgpuModuleGetFunction(module: Module, name: *const c_char) -> Function {
     let mut function: Function = std::ptr::null_mut();
     if let Some(api) = api() {
         note("cuModuleGetFunction", unsafe { (api.module_get_function)(&mut function, module, name) });
@@ -320,9 +332,11 @@ pub extern "C" fn mgpuModuleGetFunction(module: Module, name: *const c_char) -> 
     function
 }
 
+/// # Safety
+/// Called by generated code (MLIR's GPU runtime ABI): `function` comes from `mgpuModuleGetFunction` of a loaded module, `parameters` points to one pointer per kernel parameter, each to a value of that parameter's type, `extra` is null, and `stream` is as for `mgpuStreamSynchronize`.
 #[allow(clippy::too_many_arguments)]
 #[unsafe(no_mangle)]
-pub extern "C" fn mgpuLaunchKernel(
+pub unsafe extern "C" fn mgpuLaunchKernel(
     function: Function,
     grid_x: u64,
     grid_y: u64,
