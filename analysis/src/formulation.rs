@@ -1566,9 +1566,9 @@ fn add_cluster_count(b: &mut Builder, readers: &[ArrayReaders], w: f64) -> f64 {
             b.model.add_objective_term(f, -w);
             parents.entry(to).or_default().push(f);
             for node in [from, to] {
-                if !h.contains_key(&node) {
+                if let std::collections::hash_map::Entry::Vacant(e) = h.entry(node) {
                     let hv = b.model.add_variable(format!("h_{}", node.0), VarKind::Continuous, 0.0, n);
-                    h.insert(node, hv);
+                    e.insert(hv);
                 }
             }
             // h_to − h_from − n·f ≥ 1 − n

@@ -278,20 +278,20 @@ impl Machine<'_, '_> {
             ));
         }
         common_shape(op, &all, "index and value arrays")?;
-        if let Some(keep) = &keep {
-            if keep.shape != values.shape {
-                return Err(fail::invalid(
-                    op,
-                    format!("keep flags of shape {:?} for values of shape {:?}", keep.shape, values.shape),
-                ));
-            }
+        if let Some(keep) = &keep
+            && keep.shape != values.shape
+        {
+            return Err(fail::invalid(
+                op,
+                format!("keep flags of shape {:?} for values of shape {:?}", keep.shape, values.shape),
+            ));
         }
         let mut result = (**dest).clone();
         for s in 0..values.len() {
-            if let Some(keep) = &keep {
-                if !bool_of(op, &keep.elements[s])? {
-                    continue;
-                }
+            if let Some(keep) = &keep
+                && !bool_of(op, &keep.elements[s])?
+            {
+                continue;
             }
             let target: Vec<i64> = indices.iter().map(|t| int_of(op, &t.elements[s])).collect::<R<_>>()?;
             let target = in_bounds(op, &target, &dest.shape, "the destination")
@@ -627,19 +627,6 @@ fn slice(op: Op, input: Value, offset: i64, size: i64) -> R<Vec<Value>> {
     Ok(vec![make_tensor(op, t.elem, shape, elements)?])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::unravel;
-
-    #[test]
-    fn unravel_is_row_major() {
-        assert_eq!(unravel(0, &[2, 3]), vec![0, 0]);
-        assert_eq!(unravel(4, &[2, 3]), vec![1, 1]);
-        assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
-        assert_eq!(unravel(0, &[]), Vec::<usize>::new());
-    }
-}
-
 /// One vector result per element type, holding the elements collected for it (the
 /// results of `filter` and `expand`, whose lengths are known only after the loop).
 fn vectors(op: Op, elems: Vec<ElemType>, outs: Vec<Vec<Value>>) -> R<Vec<Value>> {
@@ -651,4 +638,17 @@ fn vectors(op: Op, elems: Vec<ElemType>, outs: Vec<Vec<Value>>) -> R<Vec<Value>>
             make_tensor(op, e, vec![n], out)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unravel;
+
+    #[test]
+    fn unravel_is_row_major() {
+        assert_eq!(unravel(0, &[2, 3]), vec![0, 0]);
+        assert_eq!(unravel(4, &[2, 3]), vec![1, 1]);
+        assert_eq!(unravel(5, &[2, 3]), vec![1, 2]);
+        assert_eq!(unravel(0, &[]), Vec::<usize>::new());
+    }
 }

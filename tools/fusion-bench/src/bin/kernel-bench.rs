@@ -106,7 +106,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--dump" => o.dump = Some(PathBuf::from(value(i)?)),
             "--scatters" => {
                 let name = value(i)?;
-                o.scatters = ScatterForm::from_name(&name)
+                o.scatters = ScatterForm::from_name(name)
                     .ok_or(format!("--scatters: '{name}' is not sequential, owners, atomic or private"))?
             }
             "--fresh-pages" => {
