@@ -164,6 +164,37 @@ pub fn first_block(region: MlirRegion) -> MlirBlock {
     unsafe { mlirRegionGetFirstBlock(region) }
 }
 
+/// Creates op `name`, not yet in any block, with the given operands and result types,
+/// and one region per entry of `regions`, each with one empty block taking arguments of
+/// those types. The caller links the op into a block (which then owns it).
+pub fn create_detached(
+    location: MlirLocation,
+    name: &str,
+    operands: &[Val],
+    result_types: &[MlirType],
+    regions: &[Vec<MlirType>],
+) -> Op {
+    // SAFETY: building a new op from live handles; the regions pass to the op, the op to
+    // the caller.
+    unsafe {
+        let mut state = mlirOperationStateGet(string_ref(name), location);
+        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
+        mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
+        let owned: Vec<MlirRegion> = regions
+            .iter()
+            .map(|argument_types| {
+                let region = mlirRegionCreate();
+                let locations = vec![location; argument_types.len()];
+                let block = mlirBlockCreate(argument_types.len() as isize, argument_types.as_ptr(), locations.as_ptr());
+                mlirRegionAppendOwnedBlock(region, block);
+                region
+            })
+            .collect();
+        mlirOperationStateAddOwnedRegions(&mut state, owned.len() as isize, owned.as_ptr());
+        mlirOperationCreate(&mut state)
+    }
+}
+
 /// Creates op `name` before `anchor` with the given operands and result types, and one
 /// region per entry of `regions`, each with one block taking arguments of those types
 /// and ending in an empty `array.yield` (callers fill blocks before it and then set its
@@ -176,29 +207,18 @@ pub fn create_before(
     regions: &[Vec<MlirType>],
 ) -> Op {
     let loc = location(anchor);
-    // SAFETY: building a new op from live handles; ownership of regions and the op is
-    // transferred to MLIR.
+    let op = create_detached(loc, name, operands, result_types, regions);
+    // SAFETY: the new op's regions and blocks are live; the yields and the op pass to
+    // their blocks.
     unsafe {
-        let mut state = mlirOperationStateGet(string_ref(name), loc);
-        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
-        mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
-        let mut owned: Vec<MlirRegion> = Vec::new();
-        for argument_types in regions {
-            let region = mlirRegionCreate();
-            let locs = vec![loc; argument_types.len()];
-            let block = mlirBlockCreate(argument_types.len() as isize, argument_types.as_ptr(), locs.as_ptr());
-            mlirRegionAppendOwnedBlock(region, block);
+        for r in 0..regions.len() {
             let mut yield_state = mlirOperationStateGet(string_ref(array_dialect::view::OpKind::Yield.name()), loc);
             let y = mlirOperationCreate(&mut yield_state);
-            mlirBlockAppendOwnedOperation(block, y);
-            owned.push(region);
+            mlirBlockAppendOwnedOperation(first_block(region(op, r as isize)), y);
         }
-        mlirOperationStateAddOwnedRegions(&mut state, owned.len() as isize, owned.as_ptr());
-        let op = mlirOperationCreate(&mut state);
-        let block = mlirOperationGetBlock(anchor);
-        mlirBlockInsertOwnedOperationBefore(block, anchor, op);
-        op
+        mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(anchor), anchor, op);
     }
+    op
 }
 
 /// The terminator (last op) of a block.

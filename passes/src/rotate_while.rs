@@ -55,7 +55,6 @@
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_remark};
 use crate::ir::{self, Op, Val};
-use array_dialect::raw::string_ref;
 use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
@@ -156,7 +155,8 @@ fn rotate(while_op: Op) -> Vec<usize> {
     operands.push(first_continue);
     let mut before_types = live_types.clone();
     before_types.push(ir::value_type(first_continue));
-    let new_loop = create(location, "scf.while", &operands, &live_types, &[before_types, live_types.clone()]);
+    let new_loop =
+        ir::create_detached(location, "scf.while", &operands, &live_types, &[before_types, live_types.clone()]);
     // SAFETY: the new op is detached; inserting transfers its ownership.
     unsafe { mlirBlockInsertOwnedOperationBefore(block, while_op, new_loop) };
     let new_before = ir::first_block(ir::region(new_loop, 0));
@@ -169,7 +169,9 @@ fn rotate(while_op: Op) -> Vec<usize> {
     let mut forwarded = vec![flag];
     forwarded.extend(state_arguments);
     // SAFETY: a detached op appended to the new loop's empty block.
-    unsafe { mlirBlockAppendOwnedOperation(new_before, create(location, "scf.condition", &forwarded, &[], &[])) };
+    unsafe {
+        mlirBlockAppendOwnedOperation(new_before, ir::create_detached(location, "scf.condition", &forwarded, &[], &[]))
+    };
 
     // The new loop's `after` block: A with a := its arguments, then B with b := y, then
     // the yield of B's f[live] and c.
@@ -198,7 +200,7 @@ fn rotate(while_op: Op) -> Vec<usize> {
         let tested = ir::operands(*condition);
         let mut passed_on: Vec<Val> = live.iter().map(|&k| tested[k + 1]).collect();
         passed_on.push(tested[0]);
-        mlirBlockAppendOwnedOperation(new_after, create(location, "scf.yield", &passed_on, &[], &[]));
+        mlirBlockAppendOwnedOperation(new_after, ir::create_detached(location, "scf.yield", &passed_on, &[], &[]));
         ir::erase(*condition);
 
         let new_results = ir::results(new_loop);
@@ -219,35 +221,5 @@ unsafe fn append(block: MlirBlock, op: Op) {
     unsafe {
         mlirOperationRemoveFromParent(op);
         mlirBlockAppendOwnedOperation(block, op);
-    }
-}
-
-/// A detached op `name` with the given operands and result types, and one region per
-/// entry of `regions`, each of one empty block taking arguments of those types.
-fn create(
-    location: MlirLocation,
-    name: &str,
-    operands: &[Val],
-    result_types: &[MlirType],
-    regions: &[Vec<MlirType>],
-) -> Op {
-    // SAFETY: building a new op from live handles; the regions pass to the op, the op to
-    // the caller.
-    unsafe {
-        let mut state = mlirOperationStateGet(string_ref(name), location);
-        mlirOperationStateAddOperands(&mut state, operands.len() as isize, operands.as_ptr());
-        mlirOperationStateAddResults(&mut state, result_types.len() as isize, result_types.as_ptr());
-        let owned: Vec<MlirRegion> = regions
-            .iter()
-            .map(|argument_types| {
-                let region = mlirRegionCreate();
-                let locations = vec![location; argument_types.len()];
-                let block = mlirBlockCreate(argument_types.len() as isize, argument_types.as_ptr(), locations.as_ptr());
-                mlirRegionAppendOwnedBlock(region, block);
-                region
-            })
-            .collect();
-        mlirOperationStateAddOwnedRegions(&mut state, owned.len() as isize, owned.as_ptr());
-        mlirOperationCreate(&mut state)
     }
 }
