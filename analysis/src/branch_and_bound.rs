@@ -222,12 +222,14 @@ impl Precedence {
 ///
 /// Why per cluster: every validator rule about orders (rules 5 to 8) concerns the nodes
 /// of one cluster (their own orders, the edges between them, and whether their arrays
-/// leave the cluster, which the partition decides), and the only cost that depends on
-/// orders, the reads, is a sum over consumer clusters of terms that depend on that
-/// cluster's orders alone ([`crate::cost::reads`]). So the cheapest legal orders of a
-/// whole partition are the cheapest legal orders of each cluster, chosen independently;
-/// a cluster is judged in the clustering where it is the only one fused (every other
-/// node alone, in its default order), which changes neither its rules nor its reads.
+/// leave the cluster, which the partition decides), and the only costs that depend on
+/// orders are sums over clusters of terms that depend on that cluster's orders alone:
+/// the reads, per consumer cluster ([`crate::cost::reads`]), and `gathered-folds`, per
+/// fold in its own cluster ([`crate::cost::gathered_folds`]). So the cheapest legal
+/// orders of a whole partition are the cheapest legal orders of each cluster, chosen
+/// independently; a cluster is judged in the clustering where it is the only one fused
+/// (every other node alone, in its default order), which changes neither its rules nor
+/// its terms.
 ///
 /// The assignments tried: over a fusible edge read in the consumer's order, producer
 /// and consumer have one order (rule 5, so they form one class); a class with a node

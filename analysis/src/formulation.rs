@@ -191,6 +191,9 @@ struct Builder<'g> {
     model: Model,
     pi: Vec<VarId>,
     order: Vec<Option<VarId>>,
+    /// Per fold whose order may be the label of a gather that loads its indices: the
+    /// binary that is 1 exactly when it is ([`add_output_orders`]).
+    loaded_gather: Vec<Option<VarId>>,
     x: IndexMap<(NodeId, NodeId), VarId>,
     /// Pairs no legal clustering puts in one cluster ([`apart_pairs`]), when computed.
     apart: Option<Vec<Vec<bool>>>,
@@ -214,6 +217,7 @@ impl<'g> Builder<'g> {
             model,
             pi,
             order: vec![None; graph.nodes.len()],
+            loaded_gather: vec![None; graph.nodes.len()],
             x: IndexMap::new(),
             apart: None,
             order_conflicts: BTreeSet::new(),
@@ -569,12 +573,20 @@ fn reduced_fusible_pairs(
 /// [`order_upper_bounds`]]), fixed where the combinator fixes them (seed 000 Fig. 4:
 /// scanl 0, scanr 1; filter/expand stream in order 0; a scatter combines in source
 /// order, 0), and never 1 for a fold whose combine may not commute
-/// ([`NodeKind::may_run_backward`]).
+/// ([`NodeKind::may_run_backward`]). Every fold that may run in the order of a gather
+/// that loads its indices gets a binary `loaded_gather` = [dᵒ ≥ T], T =
+/// [`Graph::first_loaded_index_label`], which the cost `gathered-folds` weighs.
 ///
 /// **The hole at 1.** For such a fold with upper bound U: when U ≤ 1 its order is 0;
 /// otherwise a binary `at_gather` with 2·at_gather ≤ dᵒ ≤ U·at_gather. Exact: at_gather = 0
 /// gives dᵒ = 0, at_gather = 1 gives 2 ≤ dᵒ ≤ U, so dᵒ ranges over {0} ∪ [2, U], which is
 /// every order the fold may have, and no other.
+///
+/// **`loaded_gather`.** For a fold with upper bound U ≥ T: T·loaded_gather ≤ dᵒ ≤ (T − 1)
+/// + (U − T + 1)·loaded_gather. loaded_gather = 0 gives dᵒ ≤ T − 1, loaded_gather = 1
+/// gives T ≤ dᵒ ≤ U: together every value of [0, U], each with loaded_gather = [dᵒ ≥ T],
+/// so the binary is exact whatever sign the objective gives it. A fold with U < T has
+/// dᵒ < T in every feasible point and counts 0.
 fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
     let graph = b.graph;
     let g = graph.gather_count() as f64;
@@ -597,6 +609,18 @@ fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
             let at_gather = b.model.add_variable(vname(graph, "at_gather", node), VarKind::Binary, 0.0, 1.0);
             b.row(format!("not_backward_lo_{}", node.0), vec![(d, 1.0), (at_gather, -2.0)], 0.0, f64::INFINITY);
             b.row(format!("not_backward_hi_{}", node.0), vec![(d, 1.0), (at_gather, -hi)], f64::NEG_INFINITY, 0.0);
+        }
+        let first_loaded = graph.first_loaded_index_label() as f64;
+        if matches!(kind, NodeKind::Fold { .. }) && hi >= first_loaded {
+            let y = b.model.add_variable(vname(graph, "loaded_gather", node), VarKind::Binary, 0.0, 1.0);
+            b.row(format!("loaded_gather_lo_{}", node.0), vec![(d, 1.0), (y, -first_loaded)], 0.0, f64::INFINITY);
+            b.row(
+                format!("loaded_gather_hi_{}", node.0),
+                vec![(d, 1.0), (y, -(hi - first_loaded + 1.0))],
+                f64::NEG_INFINITY,
+                first_loaded - 1.0,
+            );
+            b.loaded_gather[node.0] = Some(y);
         }
     }
 }
@@ -1094,6 +1118,14 @@ fn add_linear_objective(
                 ));
             }
             CostModel::MaxLocality => return Err(no_max_locality_formulation()),
+            CostModel::GatheredFolds => {
+                // Σ loaded_gather over the folds that have one; every other fold has an
+                // order below the first loaded-index label in every feasible point
+                // (`add_output_orders`) and counts 0.
+                for y in b.loaded_gather.iter().flatten() {
+                    b.model.add_objective_term(*y, w);
+                }
+            }
         }
     }
     add_path_cuts(b, shared_readers.as_deref().unwrap_or(&[]));

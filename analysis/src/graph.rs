@@ -210,6 +210,13 @@ pub struct Graph {
     /// For each transducer's output size class, the transducer that produced it
     /// (seed 001 Fig. 1.7 `trans`), by size class index.
     pub size_parent: Vec<(SizeClass, NodeId)>,
+    /// How many gathers compute their indices rather than load them (the extractor: the
+    /// sugar `reverse`, `replicate`, `backpermute`, and `array.gather`s whose index arrays
+    /// are all `generate`s). They have the labels `2 … 1 + computed_index_gathers`; every
+    /// higher label is a gather that loads its indices from an array
+    /// ([`Graph::first_loaded_index_label`]). 0 for hand-made and random graphs: every
+    /// gather loads.
+    pub computed_index_gathers: Order,
 }
 
 impl Node {
@@ -229,6 +236,13 @@ impl Node {
 }
 
 impl Graph {
+    /// The first label of a gather that loads its indices from an array (see
+    /// [`Graph::computed_index_gathers`]): a fold that runs in such an order folds rows
+    /// in the order of data the compiler cannot see (`gathered-folds`).
+    pub fn first_loaded_index_label(&self) -> Order {
+        ORDER_BACKWARD + 1 + self.computed_index_gathers
+    }
+
     /// Whether a node cannot be fused with anything: a barrier, a function argument, or
     /// any node of unknown (⊥) iteration size (seed 001 §1.3.5).
     pub fn is_barrier(&self, n: NodeId) -> bool {

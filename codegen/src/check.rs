@@ -348,9 +348,19 @@ pub fn load_fused<'c>(context: &'c Context, path: &Path) -> Result<Module<'c>, S
 /// [`load_fused`], with the diagnostics the passes emitted (warnings such as a size
 /// equality checked at run time, remarks).
 pub fn load_fused_with_diagnostics<'c>(context: &'c Context, path: &Path) -> Result<(Module<'c>, Vec<String>), String> {
+    load_variant_with_diagnostics(context, path, Variant::Fused)
+}
+
+/// [`load_fused_with_diagnostics`] with the array passes of `variant`.
+pub fn load_variant_with_diagnostics<'c>(
+    context: &'c Context,
+    path: &Path,
+    variant: Variant,
+) -> Result<(Module<'c>, Vec<String>), String> {
     let mut module = array_dialect::source::load_file(context, path)
         .map_err(|e| format!("{}: does not load: {e}", path.display()))?;
-    let diagnostics = run_pipeline_with_diagnostics(context, &mut module, "builtin.module(func.func(array-fusion))")
+    let pipeline = format!("builtin.module({})", variant.prefix());
+    let diagnostics = run_pipeline_with_diagnostics(context, &mut module, &pipeline)
         .map_err(|e| format!("{}: the fusion pipeline failed: {e}", path.display()))?;
     Ok((module, diagnostics))
 }

@@ -164,12 +164,16 @@ fn scalar_to_llvm(memref: &str, openmp_to_llvm: &str) -> String {
 }
 
 /// The array passes that come first: the plain program, the fused one (the ILP's
-/// optimum), or the one fused as a given strategy chooses (a baseline, to compare).
+/// optimum), the one fused as a given strategy chooses (a baseline, to compare), or the
+/// ILP's optimum under another cost function than the default (`fuse-opt --cost=`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Variant {
     Unfused,
     Fused,
     FusedBy(fusion_analysis::baseline::Strategy),
+    /// A cost function in the syntax of `array-fusion-analysis{cost=…}`, parsed already
+    /// ([`Variant::fused_with_cost`]).
+    FusedWithCost(&'static str),
 }
 
 impl Variant {
@@ -178,7 +182,15 @@ impl Variant {
             Variant::Unfused => "func.func(array-desugar)".into(),
             Variant::Fused => "func.func(array-fusion)".into(),
             Variant::FusedBy(strategy) => format!("func.func(array-fusion{{strategy={strategy}}})"),
+            Variant::FusedWithCost(cost) => format!("func.func(array-fusion{{cost={cost}}})"),
         }
+    }
+
+    /// [`Variant::FusedWithCost`] for the cost function `text`, or why it is none. The
+    /// text is kept for the life of the program (a command line's few bytes).
+    pub fn fused_with_cost(text: &str) -> Result<Variant, String> {
+        let cost: fusion_analysis::cost::CostFunction = text.parse().map_err(|e| format!("--cost: {e}"))?;
+        Ok(Variant::FusedWithCost(Box::leak(cost.to_string().into_boxed_str())))
     }
 }
 

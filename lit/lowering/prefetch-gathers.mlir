@@ -11,7 +11,9 @@
 // Seed 000's simple programs: in the CPU pipeline's LLVM IR the fused gathers prefetch
 // (`simple2` in two stages, `simple4` eight lines per block), and each computes what it
 // did: rows shorter and longer than a block, no rows, sequentially and on OpenMP threads.
-// RUN: fuse-opt %examples/seed000_simple.mlir --emit-llvm=%t.ll 2>/dev/null && FileCheck %s --check-prefix=LLVM < %t.ll
+// The default cost keeps simple4's fold out of its gather (`gathered-folds`); seed 000's
+// cost `reads-writes` fuses it, and the runs with `--cost=reads-writes` check that loop.
+// RUN: fuse-opt %examples/seed000_simple.mlir --emit-llvm=%t.ll --cost=reads-writes 2>/dev/null && FileCheck %s --check-prefix=LLVM < %t.ll
 // LLVM-LABEL: define {{.*}} @simple1(
 // LLVM-COUNT-1: call void @llvm.prefetch
 // LLVM-NOT:     call void @llvm.prefetch
@@ -28,11 +30,14 @@
 // RUN: fuse-opt %examples/seed000_simple.mlir --run --check --size=7 2>/dev/null | FileCheck %s --check-prefix=RAN
 // RUN: fuse-opt %examples/seed000_simple.mlir --run --check --size=1000 --seed=3 2>/dev/null | FileCheck %s --check-prefix=RAN
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed000_simple.mlir --run --check --openmp --size=700 2>/dev/null | FileCheck %s --check-prefix=RAN
+// RUN: fuse-opt %examples/seed000_simple.mlir --run --check --size=7 --cost=reads-writes 2>/dev/null | FileCheck %s --check-prefix=RAN
+// RUN: fuse-opt %examples/seed000_simple.mlir --run --check --size=1000 --seed=3 --cost=reads-writes 2>/dev/null | FileCheck %s --check-prefix=RAN
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed000_simple.mlir --run --check --openmp --size=700 --cost=reads-writes 2>/dev/null | FileCheck %s --check-prefix=RAN
 // The same with sources of 1 MiB or more, where the versioned loops take their
 // prefetching branch.
 // RUN: fuse-opt %examples/seed000_simple.mlir --run --check --function=simple1 --size=140000 2>/dev/null | FileCheck %s --check-prefix=RAN1
 // RUN: fuse-opt %examples/seed000_simple.mlir --run --check --function=simple2 --size=140000 2>/dev/null | FileCheck %s --check-prefix=RAN2
-// RUN: fuse-opt %examples/seed000_simple.mlir --run --check --function=simple4 --size=400 2>/dev/null | FileCheck %s --check-prefix=RAN4
+// RUN: fuse-opt %examples/seed000_simple.mlir --run --check --function=simple4 --size=400 --cost=reads-writes 2>/dev/null | FileCheck %s --check-prefix=RAN4
 // RAN1: @simple1: match (interpreter, unfused, fused)
 // RAN2: @simple2: match (interpreter, unfused, fused)
 // RAN4: @simple4: match (interpreter, unfused, fused)

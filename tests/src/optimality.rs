@@ -7,11 +7,11 @@
 //! from seed `FUSION_EXHAUSTIVE_FIRST` (default 0).
 
 use fusion_analysis::{
-    cost::{CostFunction, CostModel},
+    cost::{self, CostFunction, CostModel},
     driver::{AnalysisOptions, choose_clustering},
     exhaustive,
     formulation::{self, Formulation},
-    graph::{Graph, NodeKind},
+    graph::{Access, Graph, NodeKind},
     random::small_program,
     report::Status,
 };
@@ -28,22 +28,33 @@ fn models(formulation: Formulation) -> &'static [CostModel] {
             CostModel::Reads,
             CostModel::ReadsWrites,
             CostModel::Bytes,
+            CostModel::GatheredFolds,
         ],
     }
 }
 
+/// The cost functions compared under `formulation`: each model it can express alone,
+/// and for the linear formulations the pipeline's default (a sum of two models).
+fn cost_functions(formulation: Formulation) -> Vec<CostFunction> {
+    let mut costs: Vec<CostFunction> = models(formulation).iter().map(|m| CostFunction::single(*m)).collect();
+    if formulation != Formulation::Robinson {
+        costs.push(CostFunction::default());
+    }
+    costs
+}
+
 /// Compares every formulation × cost model on one program; the mismatches, described.
 pub fn compare(g: &Graph) -> Vec<String> {
-    let all: Vec<CostModel> = CostModel::ALL.to_vec();
-    let costs: Vec<CostFunction> = all.iter().map(|m| CostFunction::single(*m)).collect();
+    let mut costs: Vec<CostFunction> = CostModel::ALL.iter().map(|m| CostFunction::single(*m)).collect();
+    costs.push(CostFunction::default());
     let Some(full) = exhaustive::search(g, &costs) else { return vec![format!("too large:\n{g}")] };
     let Some(directions) = exhaustive::search_with_max_order(g, &costs, 1) else { unreachable!() };
     let mut problems = Vec::new();
     for formulation in [Formulation::Combined, Formulation::Gather, Formulation::Robinson] {
         // Seed 001's formulation knows only the orders 0 and 1 (see formulation.rs).
         let reference = if formulation == Formulation::Robinson { &directions } else { &full };
-        for model in models(formulation) {
-            let k = all.iter().position(|m| m == model).unwrap();
+        for model in cost_functions(formulation) {
+            let k = costs.iter().position(|c| *c == model).unwrap();
             let best = &reference.optima[k];
             let options = AnalysisOptions {
                 strategy: Default::default(),
@@ -155,6 +166,37 @@ fn random_small_programs_use_every_kind_and_fuse() {
         assert!(kinds.contains(k), "no {k} in 60 programs: {kinds:?}");
     }
     assert!(fused >= 30, "only {fused} of 60 optima fuse anything");
+}
+
+/// The comparison of `gathered-folds` is not vacuous either. Few random programs gather
+/// a fold's output, so among the first seeds those that do are compared here, every
+/// formulation × cost function as above; in some of them the `reads-writes` optimum runs
+/// a fold in a gather's order, and the default cost's optimum runs none there.
+#[test]
+fn programs_that_gather_a_fold_compare_and_the_default_cost_keeps_folds_in_order() {
+    let costs = [CostFunction::single(CostModel::ReadsWrites), CostFunction::default()];
+    let (mut compared, mut gathered) = (0, 0);
+    let mut failures = Vec::new();
+    for seed in 0..20 * cases() {
+        let g = small_program(3 + (seed % 5) as usize, seed);
+        let gathers_a_fold = g.edges.iter().any(|e| {
+            matches!(g.node(e.from).kind, NodeKind::Fold { .. }) && matches!(e.access, Access::GatherSource { .. })
+        });
+        if !gathers_a_fold {
+            continue;
+        }
+        compared += 1;
+        for p in compare(&g) {
+            failures.push(format!("seed {seed}: {p}\n{g}"));
+        }
+        let r = exhaustive::search(&g, &costs).expect("small");
+        if cost::gathered_folds(&g, &r.optima[0].clustering) > 0 {
+            gathered += 1;
+            assert_eq!(cost::gathered_folds(&g, &r.optima[1].clustering), 0, "seed {seed}:\n{g}");
+        }
+    }
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures[..failures.len().min(4)].join("\n"));
+    assert!(gathered >= 3, "only {gathered} of {compared} programs that gather a fold gather it fused");
 }
 
 /// The comparison checks the proofs of the combined formulation's tightenings only

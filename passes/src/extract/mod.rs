@@ -262,6 +262,9 @@ struct Builder<'n, 's> {
     consumed: HashMap<usize, usize>,
     edge_keys: HashSet<(NodeId, usize, NodeId, Access)>,
     next_label: Order,
+    /// Per gather, in program order: its label and whether it computes its indices
+    /// ([`Graph::computed_index_gathers`]); `finish` renumbers the labels from them.
+    gathers: Vec<(Order, bool)>,
     /// The op of every node (`None` for inputs), so passes can annotate it.
     node_ops: Vec<Option<MlirOperation>>,
 }
@@ -415,6 +418,17 @@ impl<'n, 's> Builder<'n, 's> {
             NodeKind::Gather { .. } => {
                 let label = self.next_label;
                 self.next_label += 1;
+                // The sugar computes its indices from the loop position; an `array.gather`
+                // does when every index array is a `generate` of this block.
+                let computed = match decoded {
+                    ArrayOp::Gather { indices, .. } => indices.iter().all(|v| {
+                        self.producers
+                            .get(&raw(*v))
+                            .is_some_and(|(n, _, _)| self.graph.nodes[n.0].kind == NodeKind::Generate)
+                    }),
+                    _ => true,
+                };
+                self.gathers.push((label, computed));
                 NodeKind::Gather { label }
             }
             k => k,
@@ -567,7 +581,30 @@ impl<'n, 's> Builder<'n, 's> {
         Ok(())
     }
 
+    /// Renumbers the gather labels so that the gathers that compute their indices come
+    /// first (`2, 3, …` in program order), then those that load them, and records how
+    /// many compute ([`Graph::computed_index_gathers`]). Labels are names (seed 000
+    /// §3.3: one per gather); only `gathered-folds` reads their numbering.
+    fn label_computed_gathers_first(&mut self) {
+        let computed: Vec<Order> = self.gathers.iter().filter(|g| g.1).map(|g| g.0).collect();
+        let loaded = self.gathers.iter().filter(|g| !g.1).map(|g| g.0);
+        let new_label: HashMap<Order, Order> =
+            computed.iter().copied().chain(loaded).enumerate().map(|(i, old)| (old, 2 + i as Order)).collect();
+        for node in &mut self.graph.nodes {
+            if let NodeKind::Gather { label } = &mut node.kind {
+                *label = new_label[label];
+            }
+        }
+        for e in &mut self.graph.edges {
+            if let Access::GatherSource { label } = &mut e.access {
+                *label = new_label[label];
+            }
+        }
+        self.graph.computed_index_gathers = computed.len() as Order;
+    }
+
     fn finish(mut self) -> Extracted {
+        self.label_computed_gathers_first();
         // Fusible: ordered access between two combinators, not out of a scatter, and
         // no unordered edge between the same two nodes.
         let mut blocked: HashSet<(NodeId, NodeId)> = HashSet::new();
@@ -652,6 +689,7 @@ pub fn extract_block_with_names(block: BlockRef, names: &Names) -> Result<Extrac
         consumed: HashMap::new(),
         edge_keys: HashSet::new(),
         next_label: 2,
+        gathers: Vec::new(),
         node_ops: Vec::new(),
     };
     // Inputs: the block's array arguments, then arrays defined outside the block.
@@ -908,8 +946,8 @@ mod tests {
     }
 
     #[test]
-    fn gathers_are_labelled_in_program_order_with_the_sugar() {
-        let source = "func.func @f(%xs: tensor<?xi64>, %is: tensor<?xindex>, %k: index) -> (tensor<?xi64>, tensor<?xi64>, tensor<?x?xi64>, tensor<?xi64>) {
+    fn gathers_are_labelled_computed_indices_first_then_in_program_order() {
+        let source = "func.func @f(%xs: tensor<?xi64>, %is: tensor<?xindex>, %k: index) -> (tensor<?xi64>, tensor<?xi64>, tensor<?x?xi64>, tensor<?xi64>, tensor<?xi64>) {
   %a = array.gather %xs[%is] : tensor<?xi64>[tensor<?xindex>] -> tensor<?xi64>
   %b = array.reverse %a : tensor<?xi64>
   %c = array.replicate %b, %k : tensor<?xi64> -> tensor<?x?xi64>
@@ -918,25 +956,36 @@ mod tests {
   ^bb0(%i: index):
     array.yield %i : index
   }
-  return %a, %b, %c, %d : tensor<?xi64>, tensor<?xi64>, tensor<?x?xi64>, tensor<?xi64>
+  %js = array.generate (%n) : tensor<?xindex> {
+  ^bb0(%i: index):
+    array.yield %i : index
+  }
+  %e = array.gather %d[%js] : tensor<?xi64>[tensor<?xindex>] -> tensor<?xi64>
+  return %a, %b, %c, %d, %e : tensor<?xi64>, tensor<?xi64>, tensor<?x?xi64>, tensor<?xi64>, tensor<?xi64>
 }
 ";
         let g = graph(source, "f");
-        let labels: Vec<(String, NodeKind)> = g.nodes.iter().skip(2).map(|n| (n.name.clone(), n.kind)).collect();
+        let labels: Vec<(String, NodeKind)> =
+            g.nodes.iter().skip(2).filter(|n| n.kind != NodeKind::Generate).map(|n| (n.name.clone(), n.kind)).collect();
+        // The sugar and the gather at generated indices compute them: labels 2 to 5 in
+        // program order; `a` loads `is`: the label after them.
         assert_eq!(
             labels,
             [
-                ("a".to_owned(), NodeKind::Gather { label: 2 }),
-                ("b".to_owned(), NodeKind::Gather { label: 3 }),
-                ("c".to_owned(), NodeKind::Gather { label: 4 }),
-                ("d".to_owned(), NodeKind::Gather { label: 5 }),
+                ("a".to_owned(), NodeKind::Gather { label: 6 }),
+                ("b".to_owned(), NodeKind::Gather { label: 2 }),
+                ("c".to_owned(), NodeKind::Gather { label: 3 }),
+                ("d".to_owned(), NodeKind::Gather { label: 4 }),
+                ("e".to_owned(), NodeKind::Gather { label: 5 }),
             ],
             "{g}"
         );
-        assert_eq!(edge(&g, "a", "b").access, Access::GatherSource { label: 3 });
+        assert_eq!((g.computed_index_gathers, g.first_loaded_index_label()), (4, 6));
+        assert_eq!(edge(&g, "a", "b").access, Access::GatherSource { label: 2 });
         assert!(edge(&g, "a", "b").fusible);
         assert_eq!(edge(&g, "is", "a").access, Access::InOutputOrder);
-        assert_eq!(edge(&g, "xs", "a").access, Access::GatherSource { label: 2 });
+        assert_eq!(edge(&g, "xs", "a").access, Access::GatherSource { label: 6 });
+        assert_eq!(edge(&g, "d", "e").access, Access::GatherSource { label: 5 });
         // reverse keeps the size; backpermute to (size xs) has the size of xs; the index
         // arrays of `a` have the size of `is`.
         assert_eq!(node(&g, "a").1.iteration, node(&g, "b").1.iteration);

@@ -1,6 +1,6 @@
-//! `fuse-opt FILE --emit-llvm=OUT.ll` / `--emit-object=OUT.o` \[`--unfused`\] \[`--openmp`
-//! \[`--scatters=FORM`\]\]: ahead-of-time output. The program is fused (the `array-fusion`
-//! pipeline; `--unfused` skips it), lowered to loops and to the LLVM dialect (`--openmp`:
+//! `fuse-opt FILE --emit-llvm=OUT.ll` / `--emit-object=OUT.o` \[`--unfused` | `--cost=COST`\]
+//! \[`--openmp` \[`--scatters=FORM`\]\]: ahead-of-time output. The program is fused (the
+//! `array-fusion` pipeline; `--cost=COST` under that cost function, `--unfused` skips it), lowered to loops and to the LLVM dialect (`--openmp`:
 //! parallel loops run on the OpenMP runtime, so link the object with `-lomp`; scatters in
 //! source order, by owner, atomically or on private copies: `--scatters=sequential|owners|atomic|private`), and
 //! written as LLVM IR text or a host object file. Public functions get C entry points
@@ -34,6 +34,8 @@ pub fn take_aot_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<AotOp
             target = Some((aot::Format::Object, path.to_owned()));
         } else if flag == "unfused" {
             variant = Variant::Unfused;
+        } else if let Some(cost) = flag.strip_prefix("cost=") {
+            variant = Variant::fused_with_cost(cost)?;
         } else if flag == "openmp" {
             openmp = true;
         } else if let Some(form) = flag.strip_prefix("scatters=") {
@@ -43,7 +45,11 @@ pub fn take_aot_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<AotOp
         }
     }
     let Some((format, output)) = target else {
-        let stray = if variant == Variant::Unfused { Some("--unfused") } else { None };
+        let stray = match variant {
+            Variant::Unfused => Some("--unfused"),
+            Variant::FusedWithCost(_) => Some("--cost"),
+            _ => None,
+        };
         let stray = stray.or(if openmp { Some("--openmp") } else { None });
         let stray = stray.or(if scatters.is_some() { Some("--scatters") } else { None });
         if let Some(flag) = stray {
@@ -59,7 +65,8 @@ pub fn take_aot_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<AotOp
         rest.iter().skip(1).map(|a| a.to_string_lossy().into_owned()).filter(|a| !a.starts_with('-')).collect();
     if inputs.len() != 1 || rest.len() != 2 {
         return Err(
-            "--emit-llvm/--emit-object take exactly one input file (and only --unfused, --openmp, --scatters)".into()
+            "--emit-llvm/--emit-object take exactly one input file (and only --unfused or --cost, --openmp, --scatters)"
+                .into()
         );
     }
     if scatters.is_some() && !openmp {

@@ -1,10 +1,11 @@
 //! `fuse-opt FILE --run [--check] [--seed=N] [--size=N] [--function=NAME] [--input=FILE.npy]...
-//! [--output-dir=DIR]`: runs every public function of the file (or just `--function`) with
+//! [--output-dir=DIR] [--cost=COST]`: runs every public function of the file (or just `--function`) with
 //! the reference interpreter and JIT-compiled, and prints the outputs (or a checksum for
 //! large ones) and the times. With `--check`, the interpreter's results are compared with
 //! the fused program under the interpreter, the compiled unfused and the compiled fused
 //! program (`fusion_codegen::check`): one line per function says `match`, or gives the
-//! first difference and the exit code is 1. `--openmp` runs the compiled programs' parallel
+//! first difference and the exit code is 1. `--cost=COST` fuses under that cost function
+//! (`array-fusion-analysis{cost=…}`) instead of the default. `--openmp` runs the compiled programs' parallel
 //! loops on OpenMP threads; `--gpu-sim` compiles them as GPU kernels (one per loop nest,
 //! `array-gpu-kernels`) and emulates the kernels on the CPU (`array-gpu-emulate`); `--gpu`
 //! runs those kernels on the NVIDIA GPU of the CUDA driver, or ends with exit code 1 and
@@ -24,7 +25,7 @@
 //! compiled.
 
 use fusion_codegen::check::{
-    CheckOutcome, FileJit, JitFailure, check_function, load_fused_with_diagnostics, runnable_functions,
+    CheckOutcome, FileJit, JitFailure, check_function, load_variant_with_diagnostics, runnable_functions,
 };
 use fusion_codegen::inputs::{check_generated_size, generate_args, read_args, shipped_inputs, show};
 use fusion_codegen::{LaunchShape, Threads, Variant, npy};
@@ -60,6 +61,8 @@ pub struct RunOptions {
     /// `--gpu-expand=STRATEGY` (with `--gpu-sim` or `--gpu`): how an expand fused with a
     /// scatter divides its segments among threads.
     pub gpu_expand: Option<fusion_codegen::gpu::ExpandStrategy>,
+    /// The fused program: `Variant::Fused`, or `--cost=COST`'s `Variant::FusedWithCost`.
+    pub fused: Variant,
 }
 
 /// Takes the runner's flags out of `args`; `None` without `--run`.
@@ -79,6 +82,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
         gpu_sim: false,
         gpu: false,
         gpu_expand: None,
+        fused: Variant::Fused,
     };
     // `--openmp` belongs to the runner only with `--run` (else to the AOT output).
     let running = args.iter().any(|a| a == "--run" || a == "-run");
@@ -107,6 +111,7 @@ pub fn take_run_flags(args: &mut Vec<std::ffi::OsString>) -> Result<Option<RunOp
             ("gpu-sim", "") => options.gpu_sim = true,
             ("gpu", "") if running => options.gpu = true,
             ("gpu-expand", v) if running => options.gpu_expand = Some(crate::gpu::expand_strategy(v)?),
+            ("cost", v) if running => options.fused = Variant::fused_with_cost(v)?,
             _ => {
                 rest.push(a);
                 continue;
@@ -230,7 +235,7 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
         ));
     }
     let fused = if options.check {
-        match load_fused_with_diagnostics(&context, path) {
+        match load_variant_with_diagnostics(&context, path, options.fused) {
             Ok((m, diagnostics)) => {
                 // Warnings and remarks of the analysis (e.g. a size equality checked at
                 // run time) are outcomes the user should see.
@@ -258,7 +263,7 @@ fn run_file(options: &RunOptions) -> Result<bool, String> {
         _ => Threads::Sequential,
     };
     let mut unfused_jit = FileJit::new(path, Variant::Unfused).with_threads(threads);
-    let mut fused_jit = FileJit::new(path, Variant::Fused).with_threads(threads);
+    let mut fused_jit = FileJit::new(path, options.fused).with_threads(threads);
     let mut failed = false;
     for f in &functions {
         let inputs = choose_inputs(options, f);
