@@ -6,6 +6,8 @@
 // RUN: fuse-opt %examples/seed002_normalise2.mlir --run --check --size=100 | FileCheck %s --check-prefix=EXAMPLE
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %examples/seed001_normalize2.mlir --run --check --openmp --size=1000 | FileCheck %s --check-prefix=OMP
 // RUN: not fuse-opt %s --check 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not fuse-opt %s --run --check --cost=reads-writes+2*nothing 2>&1 | FileCheck %s --check-prefix=BADCOST
+// RUN: not fuse-opt %s --emit-llvm=%t.ll --cost= 2>&1 | FileCheck %s --check-prefix=NOCOST
 // --size applies to every dynamic dimension: a matrix at 10^6 would have 10^12 elements,
 // an error before anything is generated (it used to abort on the allocation).
 // RUN: not fuse-opt %examples/seed000_simple.mlir --run --function=simple4 --size=1000000 2>&1 | FileCheck %s --check-prefix=HUGE
@@ -20,6 +22,8 @@
 // EXAMPLE: @normalise2Extended: match
 // OMP: @normalize2: match (interpreter, unfused, fused)
 // BAD: fuse-opt: error: --check needs --run
+// BADCOST: fuse-opt: error: --cost: unknown cost model 'nothing'
+// NOCOST: fuse-opt: error: --cost: empty cost function
 // HUGE: fuse-opt: error: @simple4: argument 1 (tensor<?x?xi64>) would have 1000000000000 elements at size 1000000 (every dynamic dimension gets the size), and the generated arguments are limited to 268435456 elements in all: give a smaller --size
 
 func.func @squares() -> tensor<5xi64> {

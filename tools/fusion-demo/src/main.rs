@@ -201,7 +201,7 @@ fn main() -> ExitCode {
     }
 
     let context = array_dialect::context();
-    // The analysis with its defaults (formulation=combined, cost=reads-writes).
+    // The analysis with its defaults (formulation=combined, cost=reads-writes+3*gathered-folds).
     let options = AnalysisOptions {
         strategy: Default::default(),
         formulation: Default::default(),
