@@ -577,7 +577,8 @@ fn reduced_fusible_pairs(
 /// that loads its indices gets a binary `loaded_gather` = [dᵒ ≥ T], T =
 /// [`Graph::first_loaded_index_label`], which the cost `gathered-folds` weighs.
 ///
-/// **The hole at 1.** For such a fold with upper bound U: when U ≤ 1 its order is 0;
+/// **The hole at 1.** For a fold whose combine may not commute, with upper bound U: when
+/// U ≤ 1 its order is 0;
 /// otherwise a binary `at_gather` with 2·at_gather ≤ dᵒ ≤ U·at_gather. Exact: at_gather = 0
 /// gives dᵒ = 0, at_gather = 1 gives 2 ≤ dᵒ ≤ U, so dᵒ ranges over {0} ∪ [2, U], which is
 /// every order the fold may have, and no other.
