@@ -3,8 +3,9 @@
 //! Nodes, in program order (seed 000 §4.1, seed 001 Fig. 1.10):
 //! * one [`NodeKind::Input`] per array argument of the block, then one per array defined
 //!   outside the block and used in it (when the block is nested: an `scf` body);
-//! * one node per combinator: `map`, `generate`, `gather` (labels 2, 3, … in program
-//!   order), `scatter`, `fold`, `scan` (`right` is backward), `filter`, `expand`; the
+//! * one node per combinator: `map`, `generate`, `gather` (labels 2, 3, …: first the
+//!   gathers that compute their indices, then those that load them, each group in
+//!   program order; `Graph::computed_index_gathers`), `scatter`, `fold`, `scan` (`right` is backward), `filter`, `expand`; the
 //!   sugar `reverse`, `backpermute` and `replicate` are gathers with their own label
 //!   (generate + gather fused: they read their source in their own order), `permute`
 //!   is a scatter (its index region runs over the source, the destination is consumed);
