@@ -568,8 +568,8 @@ fn mapping_flags(address: usize) -> Option<Vec<String>> {
 }
 
 /// `array-huge-pages` in the CPU pipeline: a compiled program's large result lies in memory
-/// advised for transparent huge pages (`hg`), a small one is left alone, and the values are
-/// right either way.
+/// advised for transparent huge pages (`hg`) and starts at a 2 MiB boundary, a small one is
+/// left alone, and the values are right either way.
 #[test]
 #[cfg(target_os = "linux")]
 fn large_buffers_are_advised_for_huge_pages() {
@@ -605,11 +605,13 @@ fn large_buffers_are_advised_for_huge_pages() {
         let Output::Tensor(result) = &outputs[0] else { panic!("a tensor result") };
         let values = result.to_buffer().to_f64s();
         assert!(values.iter().enumerate().all(|(i, v)| *v == 2.0 * i as f64), "wrong values at n = {n}");
-        // The middle element: the advice covers the whole pages inside the block, not the
-        // partial pages at its ends.
-        let middle = result.data_address() + n / 2 * 8;
-        let flags = mapping_flags(middle).expect("the result lies in a mapping");
+        // The advice covers the whole block, a large one from its first element on.
+        let flags = mapping_flags(result.data_address()).expect("the result lies in a mapping");
         assert_eq!(flags.iter().any(|f| f == "hg"), advised, "n = {n}: VmFlags {flags:?}");
+        // A large block starts at a 2 MiB boundary, so that none of its huge pages is cut.
+        if advised {
+            assert_eq!(result.data_address() % (2 << 20), 0, "n = {n}: the block is not 2 MiB aligned");
+        }
     }
 }
 
