@@ -1,9 +1,10 @@
 // `array-invariant-division` (fusion_codegen's CPU pipelines, first after array-to-loops):
 // a division or remainder inside a loop by a divisor that is not a constant but is
 // defined outside the loop becomes a multiplication by a reciprocal computed once before
-// the outermost such loop (passes/src/invariant_division.rs). Divisions by constants
-// (which LLVM already turns into multiplications) and by values computed in the loop
-// stay.
+// the outermost such loop (passes/src/invariant_division.rs). A divisor the loop body
+// computes from a size (`index_cast(tensor.dim %xs, 0)`) is moved out of the loop first.
+// Divisions by constants (which LLVM already turns into multiplications) and by values
+// computed from the elements stay.
 //
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops, array-invariant-division)' 2>/dev/null | FileCheck %s
 // RUN: fuse-opt %s --run --check --size=1000 --seed=5 | FileCheck %s --check-prefix=RESULT
@@ -58,6 +59,40 @@ func.func @signed(%xs: tensor<?xi64>, %d: i64) -> (tensor<?xi64>, tensor<?xi64>)
     array.yield %s : i64
   }
   return %fs, %qs : tensor<?xi64>, tensor<?xi64>
+}
+
+// The histogram's bins: `array.size` in the map's body is a `tensor.dim` and an
+// `index_cast` in the loop; both move out of it, and the remainder is a multiplication.
+// CHECK-LABEL: func.func @binsBySize(
+// CHECK:         %[[D:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT:    call @_fusion_division_magic(%[[D]])
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:       arith.remui
+// CHECK-NOT:       tensor.dim
+// CHECK:           memref.store
+// CHECK:         return
+// RESULT: @binsBySize: match (interpreter, unfused, fused)
+func.func @binsBySize(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %n = array.size %xs : tensor<?xi64>
+  %zeros = array.generate (%n) : tensor<?xi64> {
+  ^bb0(%i: index):
+    %zero = arith.constant 0 : i64
+    array.yield %zero : i64
+  }
+  %src:2 = array.map %xs : tensor<?xi64> -> tensor<?xi64>, tensor<?xi64> {
+  ^bb0(%x: i64):
+    %m = array.size %xs : tensor<?xi64>
+    %mi = arith.index_cast %m : index to i64
+    %bin = arith.remui %x, %mi : i64
+    %one = arith.constant 1 : i64
+    array.yield %bin, %one : i64, i64
+  }
+  %counts = array.scatter %zeros[%src#0], %src#1 : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+  ^bb0(%old: i64, %new: i64):
+    %sum = arith.addi %old, %new : i64
+    array.yield %sum : i64
+  }
+  return %counts : tensor<?xi64>
 }
 
 // A constant divisor and one computed per element stay divisions.
