@@ -88,7 +88,9 @@ pub(crate) fn admits(op: Op) -> Result<(), String> {
 ///    the range in an iteration whose row another thread owns changes nothing else the
 ///    iteration computes, and the owner of the row performs exactly the sequential
 ///    nest's accesses of each of its elements, in the same order.
-/// 4. The ranges of different buffers do not overlap (each gets its own guard).
+/// 4. The ranges of different buffers do not overlap, nor does one hold an op of the
+///    other inside its ops (each gets its own guard, and no guard skips another
+///    buffer's accesses).
 ///
 /// Buffers the nest only reads are read by every owner; none of them is written
 /// (condition 2: every written buffer is guarded), so all owners read the same values.
@@ -133,9 +135,15 @@ fn analyse(op: Op) -> Result<Vec<Guarded>, String> {
         }
         guarded.push(Guarded { buffer, row: indices[0], range });
     }
+    // A range nested in an op of another range overlaps it too: the outer guard would
+    // skip the inner buffer's updates of iterations whose outer row another owner has
+    // (a map fused beside a scatter, written in place into the buffer the scatter's
+    // sources are read from, once guarded the whole body).
     for (i, a) in guarded.iter().enumerate() {
         for other in &guarded[i + 1..] {
-            if a.range.iter().any(|o| other.range.iter().any(|p| ir::same_op(*o, *p))) {
+            let overlap =
+                a.range.iter().any(|o| other.range.iter().any(|p| ir::is_within(*o, *p) || ir::is_within(*p, *o)));
+            if overlap {
                 return Err("the accesses of two buffers it writes interleave".into());
             }
         }
