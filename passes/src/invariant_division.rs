@@ -33,7 +33,7 @@
 //! constant, inside `scf.for`, `scf.parallel`, `scf.forall` or `scf.while`. A divisor the
 //! loop body computes from values defined outside it by casts and `dim`s (an array's
 //! size asked for inside a combinator's body, as in the histogram) is first moved out of
-//! the loop ([`hoist_divisor`]): the histogram's fused loop went from 59–61 ms to 24–27 ms
+//! the loop (`hoist_divisor`): the histogram's fused loop went from 58–61 ms to 24–27 ms
 //! (`kernel-bench examples/seed000_histogram.mlir --elements 10000000 --fresh-pages`).
 //! `tests/src/lowering.rs` compares the compiled results with Rust's own division on the
 //! edge cases (divisors 1, powers of two, 2^63 ± 1, 2^64 − 1, negative ones, numerators at
