@@ -205,9 +205,7 @@ pub fn emit_file(
     format: Format,
 ) -> Result<Vec<String>, String> {
     let context = array_dialect::context();
-    let mut module = array_dialect::source::load_file(&context, input).map_err(|e| format!("does not load: {e}"))?;
-    mark_c_interface(&context, &module);
-    let diagnostics = lower_to_llvm_with(&context, &mut module, variant, threads)?;
+    let (module, diagnostics) = lowered(&context, input, variant, threads)?;
     match format {
         Format::LlvmIr => {
             let text = translate_to_llvm_ir(&module)?;
@@ -216,4 +214,26 @@ pub fn emit_file(
         Format::Object => write_object_file(&module, output)?,
     }
     Ok(diagnostics)
+}
+
+/// The program in `input` lowered as [`emit_file`] lowers it, as LLVM IR text (before
+/// LLVM's own optimizations), with the diagnostics of the lowering.
+pub fn llvm_ir_of_file(input: &Path, variant: Variant, threads: Threads) -> Result<(String, Vec<String>), String> {
+    let context = array_dialect::context();
+    let (module, diagnostics) = lowered(&context, input, variant, threads)?;
+    Ok((translate_to_llvm_ir(&module)?, diagnostics))
+}
+
+/// `input` loaded, its public functions marked for the C interface and lowered to the
+/// LLVM dialect; the lowering's diagnostics.
+fn lowered<'c>(
+    context: &'c Context,
+    input: &Path,
+    variant: Variant,
+    threads: Threads,
+) -> Result<(Module<'c>, Vec<String>), String> {
+    let mut module = array_dialect::source::load_file(context, input).map_err(|e| format!("does not load: {e}"))?;
+    mark_c_interface(context, &module);
+    let diagnostics = lower_to_llvm_with(context, &mut module, variant, threads)?;
+    Ok((module, diagnostics))
 }

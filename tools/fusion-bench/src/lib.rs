@@ -8,5 +8,6 @@ pub mod broken_pipe;
 pub mod graphs;
 pub mod measure;
 pub mod plot;
+pub mod same_code;
 pub mod stream;
 pub mod traffic;

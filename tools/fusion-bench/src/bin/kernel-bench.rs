@@ -10,8 +10,10 @@
 //! each (default 5), interleaved; the median times. One row per function: loops unfused /
 //! after the ILP, both times, the speed-up, the bytes moved by both (the model of
 //! `fusion_bench::traffic`) and their ratio, the bandwidth the fused run achieves (its
-//! bytes over its time) and that as a fraction of the STREAM triad's. Functions with
-//! static shapes, not compiled yet, or whose generated inputs fail (under the interpreter,
+//! bytes over its time) and that as a fraction of the STREAM triad's. When the fused
+//! function compiles to exactly the unfused LLVM IR (`fusion_bench::same_code`: the
+//! clustering fused nothing there), the note says so: its two times differ by noise only.
+//! Functions with static shapes, not compiled yet, or whose generated inputs fail (under the interpreter,
 //! at a small size, first) are listed with the reason. `--threads T` (T ≥ 2) adds the fused
 //! program compiled for OpenMP and run on `T` threads (`OMP_NUM_THREADS`), timed in the
 //! same interleaved calls, and its speed-up over the fused program on one thread; its
@@ -45,11 +47,12 @@
 
 use fusion_bench::{
     measure::{self, Comparison, FileRaw, extent},
+    same_code::same_function,
     stream::{self, gb_per_s},
     traffic::{Traffic, function_traffic},
 };
 use fusion_codegen::raw::{Buffer, Output, RawCompiled};
-use fusion_codegen::{ScatterForm, Threads, Variant, npy};
+use fusion_codegen::{ScatterForm, Threads, Variant, aot::llvm_ir_of_file, npy};
 use fusion_interpreter::{ElemType, FunctionInfo, Interpreter, Type};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -245,6 +248,7 @@ fn bench_function(
     jits: &mut [FileRaw; 3],
     options: &Options,
     stream_gb_s: f64,
+    same_code: bool,
     dump: Option<&mut Dump>,
 ) -> String {
     let Some(extent) = extent(f, options.elements) else {
@@ -319,6 +323,9 @@ fn bench_function(
             (d(), d(), d(), d(), d(), d(), format!("no bytes model: {}; ", brief(e, 60)))
         }
     };
+    if same_code {
+        note.push_str("same code fused and unfused (LLVM IR): the times differ by noise only; ");
+    }
     note.push_str(match &agree {
         Ok(()) => "results agree",
         Err(e) => e,
@@ -454,9 +461,26 @@ fn main() -> ExitCode {
             FileRaw::new(path, Variant::Fused, Threads::Sequential),
             FileRaw::new(path, Variant::Fused, Threads::OpenMp(options.scatters)),
         ];
+        // Both variants' LLVM IR, to tell the functions the clustering leaves as they were.
+        let [unfused_ir, fused_ir] =
+            [Variant::Unfused, Variant::Fused].map(|v| llvm_ir_of_file(path, v, Threads::Sequential).map(|(ir, _)| ir));
         for f in interpreter.functions().into_iter().filter(|f| f.public && f.defined) {
             let label = format!("{stem} @{}", f.name);
-            let line = bench_function(path, &label, &f, &interpreter, &mut jits, &options, stream_gb_s, dump.as_mut());
+            let same_code = match (&unfused_ir, &fused_ir) {
+                (Ok(u), Ok(v)) => same_function(u, v, &f.name),
+                _ => false,
+            };
+            let line = bench_function(
+                path,
+                &label,
+                &f,
+                &interpreter,
+                &mut jits,
+                &options,
+                stream_gb_s,
+                same_code,
+                dump.as_mut(),
+            );
             println!("{line}");
         }
     }
