@@ -114,13 +114,13 @@ impl CycleCuts {
         let mut distance = vec![f64::INFINITY; n];
         let mut came_from: Vec<Option<(usize, Option<usize>)>> = vec![None; n];
         let mut touched = Vec::new();
-        for head in 0..n {
-            if into[head].is_empty() {
+        for (head, entering) in into.iter().enumerate() {
+            if entering.is_empty() {
                 continue;
             }
-            let limit = into[head].iter().map(|&k| self.strictness(&self.arcs[k], values)).fold(0.0, f64::max);
+            let limit = entering.iter().map(|&k| self.strictness(&self.arcs[k], values)).fold(0.0, f64::max);
             shortest_walks(head, limit, &adjacent, &weights, &mut distance, &mut came_from, &mut touched);
-            for &k in &into[head] {
+            for &k in entering {
                 let arc = self.arcs[k];
                 let s = self.strictness(&arc, values);
                 if distance[arc.from] + EPSILON >= s {

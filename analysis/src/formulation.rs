@@ -326,9 +326,12 @@ struct PiBounds {
     upper: Vec<usize>,
 }
 
+/// Each node's successors, with the arc's strictness (1 or 0).
+type Successors = Vec<Vec<(usize, usize)>>;
+
 /// A topological order of the nodes under `arcs` (Kahn), and the successors of each
 /// node with the arc's strictness (1 or 0); `None` when the arcs have a cycle.
-fn topological(n: usize, arcs: &[Arc]) -> Option<(Vec<usize>, Vec<Vec<(usize, usize)>>)> {
+fn topological(n: usize, arcs: &[Arc]) -> Option<(Vec<usize>, Successors)> {
     let mut indegree = vec![0usize; n];
     let mut succ: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
     for a in arcs {
@@ -536,16 +539,19 @@ fn cycle_error() -> FormulationError {
     FormulationError("the dependence graph has a cycle of ordering requirements; no clustering is legal".into())
 }
 
+/// Producer–consumer pairs of nodes.
+type NodePairs = BTreeSet<(NodeId, NodeId)>;
+
+/// `apart[u][v]`: nodes u and v are never in one cluster ([`apart_pairs`]).
+type ApartMatrix = Vec<Vec<bool>>;
+
 /// The producer–consumer pairs the ILP may fuse, with the apart pairs when computed.
 ///
 /// seed 000 Fig. 4 as printed (`exact`): every fusible edge. `combined` also drops pairs
 /// whose iteration sizes are incompatible, pairs that are never in one cluster
 /// ([`apart_pairs`]) and pairs whose orders can never agree over their edges, repeated
 /// until nothing changes, since every removal makes an arc strict.
-fn reduced_fusible_pairs(
-    graph: &Graph,
-    exact: bool,
-) -> Result<(BTreeSet<(NodeId, NodeId)>, Option<Vec<Vec<bool>>>), FormulationError> {
+fn reduced_fusible_pairs(graph: &Graph, exact: bool) -> Result<(NodePairs, Option<ApartMatrix>), FormulationError> {
     let mut fusible_pairs: BTreeSet<(NodeId, NodeId)> = graph
         .edges
         .iter()
@@ -583,8 +589,9 @@ fn reduced_fusible_pairs(
 /// gives dᵒ = 0, at_gather = 1 gives 2 ≤ dᵒ ≤ U, so dᵒ ranges over {0} ∪ [2, U], which is
 /// every order the fold may have, and no other.
 ///
-/// **`loaded_gather`.** For a fold with upper bound U ≥ T: T·loaded_gather ≤ dᵒ ≤ (T − 1)
-/// + (U − T + 1)·loaded_gather. loaded_gather = 0 gives dᵒ ≤ T − 1, loaded_gather = 1
+/// **`loaded_gather`.** For a fold with upper bound U ≥ T:
+/// T·loaded_gather ≤ dᵒ ≤ (T − 1) + (U − T + 1)·loaded_gather.
+/// loaded_gather = 0 gives dᵒ ≤ T − 1, loaded_gather = 1
 /// gives T ≤ dᵒ ≤ U: together every value of [0, U], each with loaded_gather = [dᵒ ≥ T],
 /// so the binary is exact whatever sign the objective gives it. A fold with U < T has
 /// dᵒ < T in every feasible point and counts 0.
@@ -1201,9 +1208,9 @@ fn add_path_cuts(b: &mut Builder, readers: &[ArrayReaders]) {
     let mut paths: BTreeSet<Vec<usize>> = BTreeSet::new();
     let budget = 40 * n;
     // Two links meeting at w.
-    for w in 0..n {
-        for (i, &l1) in at[w].iter().enumerate() {
-            for &l2 in &at[w][i + 1..] {
+    for (w, meeting) in at.iter().enumerate() {
+        for (i, &l1) in meeting.iter().enumerate() {
+            for &l2 in &meeting[i + 1..] {
                 let (u, v) = (other(l1, w), other(l2, w));
                 if u != v && apart[u][v] && paths.len() < budget {
                     let mut p = vec![l1, l2];

@@ -235,8 +235,8 @@ impl<'c, 'a> Sugar<'c, 'a> {
         let body = Block::new(&vec![(index(context), location); rank]);
         // k = ((i_0 · s_1 + i_1) · s_2 + i_2) …, the row-major position in the output.
         let mut linear: Value = body.argument(0).unwrap().into();
-        for d in 1..rank {
-            let scaled = body.append_operation(arith::muli(linear, shape[d], location));
+        for (d, &extent) in shape.iter().enumerate().skip(1) {
+            let scaled = body.append_operation(arith::muli(linear, extent, location));
             let next = body.append_operation(arith::addi(
                 scaled.result(0).unwrap().into(),
                 body.argument(d).unwrap().into(),

@@ -140,7 +140,7 @@ fn run<'c>(context: &'c Context, module: OperationRef<'c, '_>, _: &PassOptions) 
                 b.binary(division, "arith.subi", x64, qd)
             }
         };
-        let result = b.from_i64(division, result, word, ir::value_type(ir::results(division)[0]));
+        let result = b.cast_from_i64(division, result, word, ir::value_type(ir::results(division)[0]));
         ir::replace_uses_where(ir::results(division)[0], result, |_| true);
         // SAFETY: the division's only result has no uses left.
         unsafe { ir::erase(division) };
@@ -443,7 +443,7 @@ impl<'c> Builder<'c> {
         }
     }
 
-    fn from_i64(&self, anchor: Op, x: Val, word: Word, t: MlirType) -> Val {
+    fn cast_from_i64(&self, anchor: Op, x: Val, word: Word, t: MlirType) -> Val {
         match word {
             Word::I64 => x,
             // SAFETY: the live result type of the division.

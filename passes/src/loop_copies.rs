@@ -200,7 +200,7 @@ fn removable(while_op: Op, function: Op, summaries: &mut Summaries) -> Result<()
     for r in 0..2 {
         let terminator = ir::terminator(ir::first_block(ir::region(while_op, r)));
         for value in ir::operands(terminator).into_iter().filter(|v| ir::is_memref(*v)) {
-            if !summaries.from_inside(value, while_op) {
+            if !summaries.comes_from_inside(value, while_op) {
                 return Err(format!(
                     "'{}' passes on a buffer that may come from outside the loop",
                     ir::op_name(terminator)
@@ -441,7 +441,7 @@ impl Summaries<'_> {
     /// Whether buffer `value`, used inside `while_op`, is one allocated inside it, one of
     /// its region arguments, or the result of a call inside it that returns a new buffer
     /// or one of its operands that is such a buffer (condition 2 of the module doc).
-    fn from_inside(&mut self, value: Val, while_op: Op) -> bool {
+    fn comes_from_inside(&mut self, value: Val, while_op: Op) -> bool {
         let base = root(value);
         match ir::defining_op(base) {
             Some(op) if ir::op_name(op) == "memref.alloc" => ir::is_within(op, while_op),
@@ -451,7 +451,7 @@ impl Summaries<'_> {
                 match summary.returns.get(index) {
                     Some(Returned::New) => true,
                     Some(Returned::Argument(i)) => {
-                        ir::operands(op).get(*i).is_some_and(|operand| self.from_inside(*operand, while_op))
+                        ir::operands(op).get(*i).is_some_and(|operand| self.comes_from_inside(*operand, while_op))
                     }
                     _ => false,
                 }

@@ -5,9 +5,12 @@
 use fusion_analysis::graph::Graph;
 use std::path::Path;
 
+/// A function's name and its graph, or why it has none.
+pub type NamedGraph = (String, Result<Graph, String>);
+
 /// Each function's name with its graph, or why it has none; an error when the file does
 /// not load or desugar. Registers the project's passes (idempotent).
-pub fn analysed_graphs(path: &Path) -> Result<Vec<(String, Result<Graph, String>)>, String> {
+pub fn analysed_graphs(path: &Path) -> Result<Vec<NamedGraph>, String> {
     fusion_passes::register_all_passes();
     let context = array_dialect::context();
     let mut module = array_dialect::source::load_file(&context, path).map_err(|e| e.to_string())?;

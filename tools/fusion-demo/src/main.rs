@@ -120,6 +120,9 @@ fn analysis_cells(
     }
 }
 
+/// The unfused and fused times of a function, in ms.
+type Times = (f64, f64);
+
 /// The check column of a public function's row, its unfused and fused times when the
 /// check matched on generated inputs, and whether the check failed.
 fn check_cells(
@@ -128,7 +131,7 @@ fn check_cells(
     reference: &Interpreter,
     fused: Option<&Interpreter>,
     jits: &mut [FileJit; 2],
-) -> (String, Option<Result<(f64, f64), String>>, bool) {
+) -> (String, Option<Result<Times, String>>, bool) {
     let shipped = shipped_inputs(file, &info.name);
     let args = match &shipped {
         Some(files) => read_args(files, &info.inputs),

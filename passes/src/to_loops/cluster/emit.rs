@@ -55,6 +55,9 @@ pub(super) struct Emitter<'a, 'c> {
     read_position: Vec<Val>,
 }
 
+/// By scatter or permute leaf: the buffer it writes and that buffer's extents.
+type WrittenBuffers = HashMap<usize, (Val, Vec<Val>)>;
+
 impl Emitter<'_, '_> {
     pub(super) fn element(&mut self, x: Val) -> Val {
         if let Some((p, r)) = self.plan.origins.get(&key(x)) {
@@ -413,7 +416,7 @@ impl<'c> Builder<'c> {
     /// of its destination, defined outside, or that destination's own buffer when it may be
     /// updated in place: [`Builder::destination_buffer`]); with its extents, by leaf; and
     /// the destinations, to retire after the cluster is lowered.
-    fn destination_buffers(&self, cluster: Op, plan: &Plan) -> (HashMap<usize, (Val, Vec<Val>)>, Vec<Val>) {
+    fn destination_buffers(&self, cluster: Op, plan: &Plan) -> (WrittenBuffers, Vec<Val>) {
         let mut written = HashMap::new();
         let mut destinations = Vec::new();
         for leaf in &plan.leaves {

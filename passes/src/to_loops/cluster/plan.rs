@@ -225,6 +225,9 @@ pub(super) enum Output {
     Written(Op),
 }
 
+/// A scope's loop extents and the ops it holds.
+type Scope = (Vec<Extent>, Vec<Op>);
+
 pub(super) struct Plan {
     /// The extents of the base iteration space.
     pub(super) space: Vec<Extent>,
@@ -559,7 +562,7 @@ impl Planner {
         inputs: &[Val],
         inits: &[Val],
         env: &Env,
-    ) -> Result<(Vec<Extent>, Vec<Op>), Option<Vec<Node>>> {
+    ) -> Result<Scope, Option<Vec<Node>>> {
         if inits.iter().any(|i| !defined_outside(*i, self.cluster)) {
             return Err(self.reject(format!("the initial values of '{}' are computed in the cluster", kind.name())));
         }
