@@ -49,14 +49,16 @@ impl Clustering {
         for (v, &l) in label.iter().enumerate() {
             members[index(l)].push(NodeId(v));
         }
+        let cluster: Vec<usize> = label.iter().map(|&l| index(l)).collect();
+        let mut arcs: Vec<(usize, usize)> =
+            graph.edges.iter().map(|e| (cluster[e.from.0], cluster[e.to.0])).filter(|(a, b)| a != b).collect();
+        arcs.sort_unstable();
+        arcs.dedup();
         let mut successors: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
         let mut indegree = vec![0usize; ids.len()];
-        for e in &graph.edges {
-            let (a, b) = (index(label[e.from.0]), index(label[e.to.0]));
-            if a != b && !successors[a].contains(&b) {
-                successors[a].push(b);
-                indegree[b] += 1;
-            }
+        for (a, b) in arcs {
+            successors[a].push(b);
+            indegree[b] += 1;
         }
         let mut ready: std::collections::BTreeSet<(usize, usize)> =
             (0..ids.len()).filter(|&k| indegree[k] == 0).map(|k| (members[k][0].0, k)).collect();

@@ -270,12 +270,24 @@ pub fn unfused_edges(graph: &Graph, clustering: &Clustering) -> usize {
 /// cluster assignment `cl`: it is fused away only when every use is fused over (consumer
 /// in the same cluster, over a fusible edge) and it does not escape the block. An output
 /// with no use that does not escape is fused away (nothing needs it).
-fn manifest(graph: &Graph, cl: &[usize], n: NodeId, output: usize) -> bool {
+fn manifest(graph: &Graph, read_outside: &[Vec<bool>], n: NodeId, output: usize) -> bool {
     // A barrier (a call, a loop, an op of another dialect) produces all its results in
     // memory, used or not.
-    !graph.node(n).kind.is_fusible_kind()
-        || graph.node(n).output_escapes(output)
-        || graph.out_edges(n).any(|(_, e)| e.output == output && (cl[e.to.0] != cl[n.0] || !e.is_fusible()))
+    !graph.node(n).kind.is_fusible_kind() || graph.node(n).output_escapes(output) || read_outside[n.0][output]
+}
+
+/// Per node and output: whether some consumer reads it from another cluster or over an
+/// infusible edge (one pass over the edges).
+fn read_outside(graph: &Graph, cl: &[usize]) -> Vec<Vec<bool>> {
+    let mut outside: Vec<Vec<bool>> = graph.nodes.iter().map(|node| vec![false; node.outputs]).collect();
+    for e in &graph.edges {
+        if (cl[e.to.0] != cl[e.from.0] || !e.is_fusible())
+            && let Some(flag) = outside[e.from.0].get_mut(e.output)
+        {
+            *flag = true;
+        }
+    }
+    outside
 }
 
 /// seed 000 §4.1 (c), as a cost: the number of manifest intermediate arrays, i.e. the
@@ -283,12 +295,13 @@ fn manifest(graph: &Graph, cl: &[usize], n: NodeId, output: usize) -> bool {
 /// not fused away. Maximising Σ m_a is minimising this: the two differ by a constant.
 pub fn intermediate_arrays(graph: &Graph, clustering: &Clustering) -> usize {
     let cl = assignment(graph, clustering);
+    let outside = read_outside(graph, &cl);
     graph
         .node_ids()
         .filter(|n| graph.node(*n).kind != NodeKind::Input)
         .map(|n| {
             (0..graph.node(n).outputs)
-                .filter(|o| !graph.node(n).output_escapes(*o) && manifest(graph, &cl, n, *o))
+                .filter(|o| !graph.node(n).output_escapes(*o) && manifest(graph, &outside, n, *o))
                 .count()
         })
         .sum()
@@ -298,10 +311,11 @@ pub fn intermediate_arrays(graph: &Graph, clustering: &Clustering) -> usize {
 /// function arguments are not written by the block. Weighted by bytes if asked.
 pub fn writes(graph: &Graph, clustering: &Clustering, bytes: bool) -> f64 {
     let cl = assignment(graph, clustering);
+    let outside = read_outside(graph, &cl);
     let mut total = 0.0;
     for n in graph.node_ids().filter(|n| graph.node(*n).kind != NodeKind::Input) {
         for o in 0..graph.node(n).outputs {
-            if manifest(graph, &cl, n, o) {
+            if manifest(graph, &outside, n, o) {
                 total += weight(graph, n, o, bytes);
             }
         }
@@ -318,28 +332,28 @@ pub fn writes(graph: &Graph, clustering: &Clustering, bytes: bool) -> f64 {
 pub fn reads(graph: &Graph, clustering: &Clustering, bytes: bool) -> f64 {
     let cl = assignment(graph, clustering);
     let orders = orders(graph, clustering);
-    let mut total = 0.0;
-    for n in graph.node_ids() {
-        for o in 0..graph.node(n).outputs {
-            let mut shared: BTreeSet<(usize, Order)> = BTreeSet::new();
-            let mut alone: BTreeSet<NodeId> = BTreeSet::new();
-            for (_, e) in graph.out_edges(n).filter(|(_, e)| e.output == o) {
-                if cl[e.to.0] == cl[n.0] && e.is_fusible() {
-                    continue;
-                }
-                match e.read_order(&orders) {
-                    Some(r) if graph.node(e.to).kind.is_fusible_kind() => {
-                        shared.insert((cl[e.to.0], r));
-                    }
-                    _ => {
-                        alone.insert(e.to);
-                    }
-                }
-            }
-            total += (shared.len() + alone.len()) as f64 * weight(graph, n, o, bytes);
+    // The reads of each array (producer, output), in one pass over the edges: a (cluster,
+    // order) a fusible reader reads it in, or another reader.
+    let mut reads: BTreeSet<(usize, usize, Read)> = BTreeSet::new();
+    for e in &graph.edges {
+        if e.output >= graph.node(e.from).outputs || (cl[e.to.0] == cl[e.from.0] && e.is_fusible()) {
+            continue;
         }
+        let read = match e.read_order(&orders) {
+            Some(r) if graph.node(e.to).kind.is_fusible_kind() => Read::Shared(cl[e.to.0], r),
+            _ => Read::Alone(e.to),
+        };
+        reads.insert((e.from.0, e.output, read));
     }
-    total
+    reads.iter().map(|&(n, o, _)| weight(graph, NodeId(n), o, bytes)).sum()
+}
+
+/// One read of an array from memory ([`reads`]): shared by the fusible readers of one
+/// cluster that read it in one order, or a reader's own.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Read {
+    Shared(usize, Order),
+    Alone(NodeId),
 }
 
 /// Whether a node produces an array in seed 001's sense (an *abind*, Fig. 1.2): its
