@@ -345,7 +345,8 @@ pub fn reads(graph: &Graph, clustering: &Clustering, bytes: bool) -> f64 {
         };
         reads.insert((e.from.0, e.output, read));
     }
-    reads.iter().map(|&(n, o, _)| weight(graph, NodeId(n), o, bytes)).sum()
+    // A fold from +0.0: `sum` of no f64 is -0.0, which reports print as "-0".
+    reads.iter().fold(0.0, |total, &(n, o, _)| total + weight(graph, NodeId(n), o, bytes))
 }
 
 /// One read of an array from memory ([`reads`]): shared by the fusible readers of one
