@@ -13,8 +13,8 @@
 //! bytes over its time) and that as a fraction of the STREAM triad's. When the fused
 //! function compiles to exactly the unfused LLVM IR (`fusion_bench::same_code`: the
 //! clustering fused nothing there), the note says so: its two times differ by noise only.
-//! Functions with static shapes, not compiled yet, or whose generated inputs fail (under the interpreter,
-//! at a small size, first) are listed with the reason. `--threads T` (T ≥ 2) adds the fused
+//! Functions with static shapes, not compiled yet, or whose generated inputs fail (under
+//! the interpreter, at a small size, first) are listed with the reason. `--threads T` (T ≥ 2) adds the fused
 //! program compiled for OpenMP and run on `T` threads (`OMP_NUM_THREADS`), timed in the
 //! same interleaved calls, and its speed-up over the fused program on one thread; its
 //! scatters run as `--scatters` says (`sequential`, the default, `owners`, `atomic` or `private`:
