@@ -23,9 +23,10 @@
 //   by owner (`array-parallel-forms`): each thread runs the whole loop and performs the
 //   additions into its own part of the bins, in source order.
 // * @byteHistogram is the same scatter into 256 bins (`x mod 256`, the histogram of the
-//   low bytes): many sources per bin, the case `--openmp --scatters=private` is for
-//   (`array-parallel-forms`: each thread counts its share of the elements into a private
-//   copy of the bins, and the copies are added up).
+//   low bytes): many sources per bin, the case private copies are for (`--openmp`, whose
+//   default `--scatters=exact` takes them for this integer sum; `array-parallel-forms`:
+//   each thread counts its share of the elements into a private copy of the bins, and
+//   the copies are added up).
 
 func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
   %n = array.size %xs : tensor<?xi64>

@@ -1,11 +1,11 @@
 // Parses, verifies and pins examples/seed000_histogram.mlir (a scatter with an
 // associative, commutative combine, seed 000 §2): the zeros reach the scatter through an
 // infusible edge, the bins and ones fuse into it; nothing is lowered op by op; with
-// OpenMP the scatter stays in source order by default, and `--scatters=owners` runs it by
-// owner (each thread performs the additions into its own part of the bins, nothing
-// atomic: passes/src/parallel_forms/owners.rs), `--scatters=private` on private copies of
-// the bins where they are few (`@byteHistogram`'s 256 for 5000 elements; the 10^7 bins
-// of `@histogram` stay in order: passes/src/parallel_forms/private.rs); results agree
+// OpenMP the integer sum runs by default on private copies of the bins where they are
+// few (`--scatters=exact`: `@byteHistogram`'s 256 for 5000 elements; the bins of
+// `@histogram`, one per element, stay in order: passes/src/parallel_forms/private.rs),
+// and `--scatters=owners` runs it by owner (each thread performs the additions into its
+// own part of the bins, nothing atomic: passes/src/parallel_forms/owners.rs); results agree
 // under the interpreter, compiled unfused and compiled fused (CPU, OpenMP, emulated GPU
 // kernels).
 // RUN: fuse-opt %examples/seed000_histogram.mlir | fuse-opt | FileCheck %s

@@ -2,12 +2,16 @@
 // `convert-scf-to-openmp`): the sequential loops of array-to-loops that carry a
 // regroupable combine (an integer scan, a filter's compaction, an expand's placement, a
 // float scan whose combine allows `reassoc`) become three phases over chunks (two
-// `scf.parallel` loops around an `scf.for` over the chunks); a scatter whose combine is
-// (commutative or not) stays in source order unless `scatters=owners` runs it by owner
-// (each of the threads runs the whole loop in source order and performs the updates of
-// its own rows of the destination, so the result is the sequential one bit for bit) or
-// `scatters=atomic` makes it an `scf.parallel` of `memref.atomic_rmw` (see the
-// measurements in passes/src/parallel_forms.rs). A loop without a parallel form stays
+// `scf.parallel` loops around an `scf.for` over the chunks); a scatter runs by default
+// (`scatters=exact`) on private copies of its destination where regrouping its combine
+// gives the program's value (integer combines, float minimum and maximum, float add and
+// multiply marked `fastmath<reassoc>`) and there are two threads or more, and otherwise
+// in source order; `scatters=sequential` keeps every scatter in order, `scatters=owners`
+// runs it by owner (each of the threads runs the whole loop in source order and performs
+// the updates of its own rows of the destination, so the result is the sequential one
+// bit for bit), `scatters=atomic` makes it an `scf.parallel` of `memref.atomic_rmw`, and
+// `scatters=private` takes private copies for float sums too (see the measurements in
+// passes/src/parallel_forms.rs). A loop without a parallel form stays
 // sequential, with a remark naming the condition it broke. The sequential pipelines keep
 // the sequential forms: the reference the runs below compare with (`fuse-opt --run
 // --openmp --scatters=FORM` picks the scatter form).
@@ -30,11 +34,28 @@
 // RUN: fuse-opt %s --emit-llvm=%t.atomic.ll --openmp --scatters=atomic && FileCheck %s --check-prefix=OMP-ATOMIC < %t.atomic.ll
 // RUN: fuse-opt %s --emit-llvm=%t.ll --openmp && FileCheck %s --check-prefix=OMP < %t.ll
 // RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms))' 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFAULT
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{owners=1}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=ONE-THREAD
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map}, buffer-deallocation-pipeline, convert-bufferization-to-memref, func.func(array-parallel-forms{scatters=sequential}))' 2>&1 >/dev/null | FileCheck %s --check-prefix=SEQUENTIAL
+// RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --scatters=sequential --size=1000 --seed=12 | FileCheck %s --check-prefix=RESULT
 // RUN: env OMP_NUM_THREADS=2 fuse-opt %s --run --check --openmp --size=10 --function=running_sum_in_order 2>&1 | FileCheck %s --check-prefix=SHOWN
 // RUN: fuse-opt %s --emit-object=%t.o --openmp 2>&1 | FileCheck %s --check-prefix=SHOWN
 
-// By default a scatter stays in source order, with the reason:
-// DEFAULT: remark: array-parallel-forms: 'scf.for' stays sequential: a scatter, in source order (scatters=owners, atomic or private give it a parallel form; none wins on every index distribution)
+// By default (two owners) the integer histograms and the float one marked
+// `fastmath<reassoc>` run on private copies; the float sum without it, and the last
+// write wins, stay in order, with the reason:
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: array-parallel-forms: 0 scans {{.*}}, 1 scatters on private copies, 0 loops stay sequential
+// DEFAULT: stays sequential: its read-modify-write is not an atomic update
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 0 scatters on private copies, 1 loops stay sequential
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 1 scatters on private copies, 0 loops stay sequential
+// DEFAULT: stays sequential: a scatter, in source order: its combine 'arith.addf' may not be regrouped
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 0 scatters on private copies, 1 loops stay sequential
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 1 scatters on private copies, 0 loops stay sequential
+// On one thread the copies would only add work:
+// ONE-THREAD: stays sequential: a scatter, in source order: one thread, where private copies would only add work
+// ONE-THREAD-NOT: 1 scatters on private copies
+// With scatters=sequential every scatter stays in source order:
+// SEQUENTIAL: remark: array-parallel-forms: 'scf.for' stays sequential: a scatter, in source order (scatters=owners, atomic or private give it a parallel form; none wins on every index distribution)
+// SEQUENTIAL-NOT: 1 scatters on private copies
 
 // What stays sequential is shown where the code is run or emitted:
 // SHOWN: parallel-forms.mlir:{{[0-9]+}}:{{[0-9]+}}: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
@@ -51,7 +72,7 @@
 // OMP: call void {{.*}}@__kmpc_fork_call(
 // OMP-NOT: atomicrmw
 // OMP-ATOMIC: atomicrmw add ptr
-// BAD-OPTION: error: array-parallel-forms: scatters must be 'owners', 'atomic', 'private' or 'sequential', not 'racy'
+// BAD-OPTION: error: array-parallel-forms: scatters must be 'exact', 'sequential', 'owners', 'atomic' or 'private', not 'racy'
 
 // An integer scan: partials, their exclusive scan, the chunks rerun with their stores.
 // REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
@@ -377,6 +398,30 @@ func.func @sixteenFloatBins(%xs: tensor<?xi64>, %ws: tensor<?xf64>) -> tensor<?x
   %h = array.scatter %zeros[%bins], %ws : tensor<?xf64>[tensor<?xi64>], tensor<?xf64> combine {
   ^bb0(%old: f64, %new: f64):
     %s = arith.addf %old, %new : f64
+    array.yield %s : f64
+  }
+  return %h : tensor<?xf64>
+}
+
+// The same float sums with the program's permission to regroup them: private copies by
+// default, compared with the interpreter within the stated float tolerance.
+// RESULT: @sixteenFloatBinsReassoc: match (interpreter, unfused, fused)
+func.func @sixteenFloatBinsReassoc(%xs: tensor<?xi64>, %ws: tensor<?xf64>) -> tensor<?xf64> {
+  %c16 = arith.constant 16 : index
+  %zeros = array.generate (%c16) : tensor<?xf64> {
+  ^bb0(%i: index):
+    %z = arith.constant 0.0 : f64
+    array.yield %z : f64
+  }
+  %bins = array.map %xs : tensor<?xi64> -> tensor<?xi64> {
+  ^bb0(%x: i64):
+    %m = arith.constant 16 : i64
+    %b = arith.remui %x, %m : i64
+    array.yield %b : i64
+  }
+  %h = array.scatter %zeros[%bins], %ws : tensor<?xf64>[tensor<?xi64>], tensor<?xf64> combine {
+  ^bb0(%old: f64, %new: f64):
+    %s = arith.addf %old, %new fastmath<reassoc> : f64
     array.yield %s : f64
   }
   return %h : tensor<?xf64>

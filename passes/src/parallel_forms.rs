@@ -40,10 +40,15 @@
 //! twice, so the sequential pipelines leave the loops as they are: they are the reference
 //! forms the tests compare with.
 //!
-//! Scatters stay in source order unless the option `scatters` asks for a parallel form
-//! (`owners`, on `owners` owners, which `fusion_codegen`'s OpenMP pipeline sets to its
-//! thread count; `atomic`; or `private`, one copy per owner), because no form wins on
-//! every index distribution. Measured on this project's 2-core x86 machine, 10^7
+//! By default (`scatters=exact`) a scatter runs on private copies, one per owner, where
+//! regrouping its combine gives the program's value (an integer combine, a float
+//! minimum or maximum, or a float add or multiply the program marked
+//! `fastmath<reassoc>`), there are two owners or more, and the copies are small next to
+//! the sources (checked at run time); otherwise it stays in source order. The option
+//! `scatters` asks for another form (`sequential`; `owners`, on `owners` owners, which
+//! `fusion_codegen`'s OpenMP pipeline sets to its thread count; `atomic`; or `private`
+//! for every commutative combine with an identity, float sums regrouped), because no
+//! form wins on every index distribution. Measured on this project's 2-core x86 machine, 10^7
 //! elements, 2 threads against the loop in order on one (`kernel-bench --threads 2
 //! --scatters FORM`):
 //!
@@ -83,7 +88,7 @@ use mlir_sys::*;
 
 pub static DEFINITION: PassDefinition = PassDefinition {
     argument: "array-parallel-forms",
-    description: "Run the bufferized sequential loops of array-to-loops that have a parallel form in parallel on the CPU: loops carrying a regroupable combine (scans, filter compaction, expand placement) as three scf.parallel phases over chunks, commutative scatters (with scatters=atomic) as scf.parallel with memref.atomic_rmw or (with scatters=private) on private copies of the destination; every loop that stays sequential is reported",
+    description: "Run the bufferized sequential loops of array-to-loops that have a parallel form in parallel on the CPU: loops carrying a regroupable combine (scans, filter compaction, expand placement) as three scf.parallel phases over chunks, scatters on private copies of the destination where regrouping their combine is exact (the default, scatters=exact), or as requested (scatters=owners, atomic: scf.parallel with memref.atomic_rmw, or private); every loop that stays sequential is reported",
     anchor: Some("func.func"),
     dependent_dialects: &[mlirGetDialectHandle__arith__, mlirGetDialectHandle__memref__, mlirGetDialectHandle__scf__],
     options: &[
@@ -94,8 +99,8 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "scatters",
-            description: "How scatter nests run: sequential (in source order, the default), owners (each of `owners` threads runs the whole nest in source order and performs the updates of its own rows of the destination; exact for any combine) atomic (scf.parallel with memref.atomic_rmw, for commutative combines) or private (each of `owners` threads updates a private copy of the destination from its share of the sources, and the copies are combined into it; for commutative combines with an identity, taken at run time where the copies are small next to the sources); see the measurements in the module doc",
-            default: || "sequential".into(),
+            description: "How scatter nests run: exact (the default: on private copies, as with private, where regrouping the combine gives the sequential value (an integer combine, a float minimum or maximum) or the program allows it (a float add or multiply marked fastmath<reassoc>) and there are two owners or more; otherwise in source order), sequential (in source order), owners (each of `owners` threads runs the whole nest in source order and performs the updates of its own rows of the destination; exact for any combine) atomic (scf.parallel with memref.atomic_rmw, for commutative combines) or private (each of `owners` threads updates a private copy of the destination from its share of the sources, and the copies are combined into it; for commutative combines with an identity, taken at run time where the copies are small next to the sources); see the measurements in the module doc",
+            default: || ScatterForm::default().name().into(),
         },
         PassOption {
             name: "owners",
@@ -127,13 +132,17 @@ pub(crate) struct Chunking {
 /// chunks, which the tests exercise.
 pub(crate) const CPU_CHUNKING: Chunking = Chunking { max_chunks: 1024, min_chunk: 16 };
 
-/// How scatter nests run (option `scatters`): in source order (the default), by owner
-/// (`owners::by_owner`: exact for any combine), or with atomic updates
-/// (`atomics::parallel_updates`: commutative combines). Neither parallel form wins on
-/// every index distribution (the measurements are in the module doc).
+/// How scatter nests run (option `scatters`): on private copies where that gives the
+/// program's value and pays (`exact`, the default: `private::exact_private_copies`), in
+/// source order, by owner (`owners::by_owner`: exact for any combine), with atomic
+/// updates (`atomics::parallel_updates`: commutative combines), or on private copies for
+/// every commutative combine with an identity (`private::private_copies`, float sums
+/// regrouped). No parallel form wins on every index distribution (the measurements are
+/// in the module doc).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum ScatterForm {
     #[default]
+    Exact,
     Sequential,
     Owners,
     Atomic,
@@ -141,12 +150,13 @@ pub enum ScatterForm {
 }
 
 impl ScatterForm {
-    pub const ALL: [ScatterForm; 4] =
-        [ScatterForm::Sequential, ScatterForm::Owners, ScatterForm::Atomic, ScatterForm::Private];
+    pub const ALL: [ScatterForm; 5] =
+        [ScatterForm::Exact, ScatterForm::Sequential, ScatterForm::Owners, ScatterForm::Atomic, ScatterForm::Private];
 
     /// The value of the pass option `scatters` (and of `fuse-opt --scatters=`).
     pub fn name(self) -> &'static str {
         match self {
+            ScatterForm::Exact => "exact",
             ScatterForm::Sequential => "sequential",
             ScatterForm::Owners => "owners",
             ScatterForm::Atomic => "atomic",
@@ -194,7 +204,7 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
         emit_error(
             function.location(),
             &format!(
-                "array-parallel-forms: scatters must be 'owners', 'atomic', 'private' or 'sequential', not '{}'",
+                "array-parallel-forms: scatters must be 'exact', 'sequential', 'owners', 'atomic' or 'private', not '{}'",
                 options.get("scatters").trim()
             ),
         );
@@ -235,6 +245,13 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
             let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
             let refusal = if ir::results(op).is_empty() {
                 match forms.scatters {
+                    ScatterForm::Exact => match private::exact_private_copies(&b, op, forms.owners) {
+                        Ok(_) => {
+                            counts.private += 1;
+                            continue;
+                        }
+                        Err(why) => why,
+                    },
                     ScatterForm::Sequential => match owners::admits(op) {
                         Ok(()) => "a scatter, in source order (scatters=owners, atomic or private give it a parallel form; none wins on every index distribution)".to_string(),
                         Err(why) => why,

@@ -90,16 +90,17 @@ fn openmp_cases() -> u32 {
 proptest! {
     #![proptest_config(ProptestConfig { cases: openmp_cases(), failure_persistence: None, ..ProptestConfig::default() })]
     /// The same with the parallel loops (parallel reductions, three-phase scans and
-    /// filters included) on OpenMP threads, scatters in each of their forms (in order, by
-    /// owner, atomic): integer results, so any grouping of a reduction or a scan, and any
-    /// order of commutative updates, must give the sequential value.
+    /// filters included) on OpenMP threads, scatters in each of their forms (on private
+    /// copies where exact, in order, by owner, atomic, on private copies): integer
+    /// results, so any grouping of a reduction or a scan, and any order of commutative
+    /// updates, must give the sequential value.
     #[test]
     fn random_programs_agree_with_openmp_threads(
         program_seed in any::<u64>(),
         ops in 3usize..16,
         input_seed in any::<u64>(),
         size in 0usize..200,
-        scatters in 0usize..3,
+        scatters in 0usize..ScatterForm::ALL.len(),
     ) {
         let source = integration_tests::random_program(program_seed, ops);
         let threads = Threads::OpenMp(ScatterForm::ALL[scatters]);

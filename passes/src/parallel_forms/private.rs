@@ -21,9 +21,11 @@
 //! identity combined with the values its share sent there; after step 2 the destination
 //! holds its initial value combined with all of them, which is the sequential value up
 //! to the order of ⊕, i.e. exactly for integers. A float sum is reassociated, as with
-//! atomic updates (the form is used only where requested, `scatters=private`). An
-//! overwrite with a constant (`atomics`' third kind) has no identity to start a copy
-//! from, and such a nest is refused.
+//! atomic updates, so by default (`scatters=exact`, [`exact_private_copies`]) the form
+//! is used only for combines that regroup exactly or that the program lets regroup
+//! (`fastmath<reassoc>`); `scatters=private` takes every commutative combine with an
+//! identity. An overwrite with a constant (`atomics`' third kind) has no identity to
+//! start a copy from, and such a nest is refused.
 //!
 //! **When.** The copies cost filling and merging `copies · m` elements (m: the updated
 //! buffers' elements) against the nest's `N` iterations, so the form is taken at run time
@@ -38,6 +40,35 @@ use crate::ir::{self, Op, Val};
 use crate::to_loops::builder::{Builder, v};
 use melior::dialect::arith::{self, CmpiPredicate};
 use mlir_sys::*;
+
+/// The default scatter form (`scatters=exact`): [`private_copies`] for `copies` ≥ 2
+/// threads where every update's combine may be regrouped without changing the value
+/// ([`super::scans::regroupable`]: an integer combine or a float minimum or maximum, bit
+/// for bit, or a float add or multiply carrying `fastmath<reassoc>`, the program's
+/// permission); otherwise why the nest stays in source order (and nothing changes).
+///
+/// **Why it computes the program's value.** `private_copies` computes the sequential
+/// result up to the grouping of ⊕ (see the module doc); for these combines any grouping
+/// gives the sequential value, or is the one the program allowed. On one thread the
+/// copies would only add work, so the nest stays as it is.
+pub(crate) fn exact_private_copies(b: &Builder, op: Op, copies: i64) -> Result<Op, String> {
+    let (_, updates) = atomics::analyse(op)?;
+    for update in &updates {
+        let Some(combine) = update.combine else {
+            return Err("a scatter that overwrites elements with a constant, in source order (no identity to start private copies from)".into());
+        };
+        if super::scans::regroupable(combine).is_none() {
+            return Err(format!(
+                "a scatter, in source order: its combine '{}' may not be regrouped (integer combines, float minimum and maximum, and float add and multiply marked fastmath<reassoc> may; scatters=owners, atomic or private run it in parallel on request)",
+                ir::op_name(combine)
+            ));
+        }
+    }
+    if copies < 2 {
+        return Err("a scatter, in source order: one thread, where private copies would only add work".into());
+    }
+    private_copies(b, op, copies)
+}
 
 /// Rewrites the `scf.for` nest `op` into `scf.if (8 · copies · m ≤ N) { the private-copy
 /// form } else { op }`, for `copies` threads; returns the `scf.if`, or why not (and

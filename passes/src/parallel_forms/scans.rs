@@ -396,7 +396,7 @@ fn only_folded(acc: Val, y: Val, update: Update, terminator: Op) -> bool {
 /// [`array_dialect::view::INTEGER_REGROUPABLE`] or a float minimum or maximum of
 /// [`array_dialect::view::EXACT_FLOAT_REGROUPABLE`] (bit for bit), or a float add or
 /// multiply carrying `fastmath<reassoc>` (the program's permission).
-fn regroupable(op: Op) -> Option<Combiner> {
+pub(crate) fn regroupable(op: Op) -> Option<Combiner> {
     let name = ir::op_name(op);
     let integer = array_dialect::view::INTEGER_REGROUPABLE
         .iter()

@@ -1,8 +1,9 @@
 //! `fuse-opt FILE --emit-llvm=OUT.ll` / `--emit-object=OUT.o` \[`--unfused` | `--cost=COST`\]
 //! \[`--openmp` \[`--scatters=FORM`\]\]: ahead-of-time output. The program is fused (the
 //! `array-fusion` pipeline; `--cost=COST` under that cost function, `--unfused` skips it), lowered to loops and to the LLVM dialect (`--openmp`:
-//! parallel loops run on the OpenMP runtime, so link the object with `-lomp`; scatters in
-//! source order, by owner, atomically or on private copies: `--scatters=sequential|owners|atomic|private`), and
+//! parallel loops run on the OpenMP runtime, so link the object with `-lomp`; scatters on
+//! private copies where that is exact, else in source order, or as asked:
+//! `--scatters=exact|sequential|owners|atomic|private`), and
 //! written as LLVM IR text or a host object file. Public functions get C entry points
 //! `_mlir_ciface_<name>`.
 

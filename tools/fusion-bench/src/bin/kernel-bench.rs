@@ -17,8 +17,8 @@
 //! the interpreter, at a small size, first) are listed with the reason. `--threads T` (T ≥ 2) adds the fused
 //! program compiled for OpenMP and run on `T` threads (`OMP_NUM_THREADS`), timed in the
 //! same interleaved calls, and its speed-up over the fused program on one thread; its
-//! scatters run as `--scatters` says (`sequential`, the default, `owners`, `atomic` or `private`:
-//! `fusion_codegen::ScatterForm`).
+//! scatters run as `--scatters` says (`exact`, the default, `sequential`, `owners`, `atomic` or
+//! `private`: `fusion_codegen::ScatterForm`).
 //!
 //! Memory: glibc would serve every result of 10^7 elements with a fresh `mmap` (page faults
 //! at each call); unless `--fresh-pages`, the benchmark turns that off (`mallopt`) so that
@@ -93,7 +93,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         seed: 0,
         threads: 1,
         fresh_pages: false,
-        scatters: ScatterForm::Sequential,
+        scatters: ScatterForm::default(),
         dump: None,
         roots: Vec::new(),
     };
@@ -110,7 +110,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--scatters" => {
                 let name = value(i)?;
                 o.scatters = ScatterForm::from_name(name)
-                    .ok_or(format!("--scatters: '{name}' is not sequential, owners, atomic or private"))?
+                    .ok_or(format!("--scatters: '{name}' is not exact, sequential, owners, atomic or private"))?
             }
             "--fresh-pages" => {
                 o.fresh_pages = true;
@@ -119,7 +119,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "-h" | "--help" => {
                 return Err("usage: kernel-bench [FILE|DIR]... [--elements N] [--reps R] [--seed S] [--threads T] \
-                     [--scatters sequential|owners|atomic|private] [--fresh-pages] [--dump DIR]"
+                     [--scatters exact|sequential|owners|atomic|private] [--fresh-pages] [--dump DIR]"
                     .into());
             }
             _ if a.starts_with('-') => return Err(format!("unknown option {a}")),
