@@ -48,9 +48,9 @@
 //! `scatters` asks for another form (`sequential`; `owners`, on `owners` owners, which
 //! `fusion_codegen`'s OpenMP pipeline sets to its thread count; `atomic`; or `private`
 //! for every commutative combine with an identity, float sums regrouped), because no
-//! form wins on every index distribution. Measured on this project's 2-core x86 machine, 10^7
-//! elements, 2 threads against the loop in order on one (`kernel-bench --threads 2
-//! --scatters FORM`):
+//! form wins on every index distribution. Measured on this project's 2-core x86
+//! machine, 10^7 elements, 2 threads against the loop in order on one (`kernel-bench
+//! --threads 2 --scatters FORM`):
 //!
 //! * a histogram of 10^7 bins, of which its generated inputs reach 16
 //!   (`examples/seed000_histogram.mlir`, `@histogram`): by owner 0.83× (each owner
