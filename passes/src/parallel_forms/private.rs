@@ -52,22 +52,18 @@ use mlir_sys::*;
 /// gives the sequential value, or is the one the program allowed. On one thread the
 /// copies would only add work, so the nest stays as it is.
 pub(crate) fn exact_private_copies(b: &Builder, op: Op, copies: i64) -> Result<Op, String> {
-    let (_, updates) = atomics::analyse(op)?;
-    for update in &updates {
-        let Some(combine) = update.combine else {
-            return Err("a scatter that overwrites elements with a constant, in source order (no identity to start private copies from)".into());
-        };
-        if super::scans::regroupable(combine).is_none() {
-            return Err(format!(
-                "a scatter, in source order: its combine '{}' may not be regrouped (integer combines, float minimum and maximum, and float add and multiply marked fastmath<reassoc> may; scatters=owners, atomic or private run it in parallel on request)",
-                ir::op_name(combine)
-            ));
-        }
+    let (nest, updates) = atomics::analyse(op)?;
+    // An overwrite (no combine) is refused by `copies_of` with its own reason.
+    if let Some(combine) = updates.iter().filter_map(|u| u.combine).find(|c| super::scans::regroupable(*c).is_none()) {
+        return Err(format!(
+            "a scatter, in source order: its combine '{}' may not be regrouped (integer combines, float minimum and maximum, and float add and multiply marked fastmath<reassoc> may; scatters=owners, atomic or private run it in parallel on request)",
+            ir::op_name(combine)
+        ));
     }
     if copies < 2 {
         return Err("a scatter, in source order: one thread, where private copies would only add work".into());
     }
-    private_copies(b, op, copies)
+    copies_of(b, op, nest, updates, copies)
 }
 
 /// Rewrites the `scf.for` nest `op` into `scf.if (8 · copies · m ≤ N) { the private-copy
@@ -75,6 +71,18 @@ pub(crate) fn exact_private_copies(b: &Builder, op: Op, copies: i64) -> Result<O
 /// changes nothing).
 pub(crate) fn private_copies(b: &Builder, op: Op, copies: i64) -> Result<Op, String> {
     let (nest, updates) = atomics::analyse(op)?;
+    copies_of(b, op, nest, updates, copies)
+}
+
+/// [`private_copies`] of the nest `op` that [`atomics::analyse`] found to be `nest` with
+/// `updates`.
+fn copies_of(
+    b: &Builder,
+    op: Op,
+    nest: atomics::Nest,
+    updates: Vec<atomics::Update>,
+    copies: i64,
+) -> Result<Op, String> {
     if updates.iter().any(|u| u.combine.is_none()) {
         return Err("it overwrites elements with a constant, which has no identity to start private copies from".into());
     }
