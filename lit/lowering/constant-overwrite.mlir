@@ -11,7 +11,7 @@
 // RUN: env OMP_NUM_THREADS=3 fuse-opt %s --run --check --openmp --scatters=atomic --size=100000 --seed=4 | FileCheck %s --check-prefix=RESULT
 // RUN: fuse-opt %s --run --check --gpu-sim --size=700 --seed=5 | FileCheck %s --check-prefix=RESULT
 
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 1 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 1 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: its read-modify-write is not an atomic update (a commutative, associative combine of 8 to 64 bits, or an overwrite with a constant)
 
 // RESULT: @marks: match (interpreter, unfused, fused)

@@ -43,13 +43,13 @@
 // By default (two owners) the integer histograms and the float one marked
 // `fastmath<reassoc>` run on private copies; the float sum without it, and the last
 // write wins, stay in order, with the reason:
-// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: array-parallel-forms: 0 scans {{.*}}, 1 scatters on private copies, 0 loops stay sequential
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: array-parallel-forms: 0 scans {{.*}}, 1 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // DEFAULT: stays sequential: its read-modify-write is not an atomic update
-// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 0 scatters on private copies, 1 loops stay sequential
-// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 1 scatters on private copies, 0 loops stay sequential
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 1 loops stay sequential
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 1 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // DEFAULT: stays sequential: a scatter, in source order: its combine 'arith.addf' may not be regrouped
-// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 0 scatters on private copies, 1 loops stay sequential
-// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 1 scatters on private copies, 0 loops stay sequential
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 1 loops stay sequential
+// DEFAULT: parallel-forms.mlir:{{[0-9]+}}:1: remark: {{.*}}, 1 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // On one thread the copies would only add work:
 // ONE-THREAD: stays sequential: a scatter, in source order: one thread, where private copies would only add work
 // ONE-THREAD-NOT: 1 scatters on private copies
@@ -75,7 +75,7 @@
 // BAD-OPTION: error: array-parallel-forms: scatters must be 'exact', 'sequential', 'owners', 'atomic' or 'private', not 'racy'
 
 // An integer scan: partials, their exclusive scan, the chunks rerun with their stores.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // CHECK-LABEL: func.func @prefix_sums(
 // CHECK:         %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
 // CHECK:         %[[P:.*]] = memref.alloc(%[[C:.*]]) : memref<?xi64>
@@ -101,7 +101,7 @@ func.func @prefix_sums(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A filter: the count of kept elements is the scanned value, the position of each kept one.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // CHECK-LABEL: func.func @positives(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -122,7 +122,7 @@ func.func @positives(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // With scatters=owners (3 owners here; the OpenMP pipeline passes its thread count), each
 // owner runs the whole loop and updates only the bins of its third of the histogram, in
 // source order. With scatters=atomic, atomic additions in parallel.
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // CHECK-LABEL: func.func @histogram(
 // CHECK:         %[[C3:.*]] = arith.constant 3 : index
 // CHECK:         %[[ROWS:.*]] = memref.dim %[[H:.*]], %{{.*}} : memref<?xi64>
@@ -175,7 +175,7 @@ func.func @histogram(%xs: tensor<?xi64>) -> tensor<?xi64> {
 }
 
 // A float scan whose combine allows regrouping: three phases.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // CHECK-LABEL: func.func @running_sum_reassoc(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -192,7 +192,7 @@ func.func @running_sum_reassoc(%xs: tensor<?xf64>) -> tensor<?xf64> {
 
 // The same scan without the permission: it stays in order, and the remark says why.
 // REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 1 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 1 loops stay sequential
 // CHECK-LABEL: func.func @running_sum_in_order(
 // CHECK-NOT:     scf.parallel
 // CHECK:         scf.for
@@ -211,7 +211,7 @@ func.func @running_sum_in_order(%xs: tensor<?xf64>) -> tensor<?xf64> {
 // An expand (seed 004): the sum of the counts (the total length) is the first two
 // phases (it stores nothing); the placement of the segments, each at the running offset,
 // is three phases.
-// REMARK: remark: array-parallel-forms: 2 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 2 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // CHECK-LABEL: func.func @repeat_each(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -243,7 +243,7 @@ func.func @repeat_each(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // It is only folded (read by nothing else), so phase 3, where every chunk starts from its
 // exact prefix, folds each chunk from the identity, and a fourth loop combines the
 // chunks' folds in order.
-// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 1 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 1 scans (three phases each, 1 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // CHECK-LABEL: func.func @sum_of_prefix_sums(
 // CHECK:         scf.parallel
 // CHECK:         scf.for
@@ -272,7 +272,7 @@ func.func @sum_of_prefix_sums(%xs: tensor<?xi64>) -> tensor<i64> {
 // exact prefix of the first in every chunk and their own; no phase gives both, and the
 // loop stays sequential.
 // REMARK: remark: array-parallel-forms: 'scf.for' stays sequential: a carried value is not updated by a regroupable combine with a value independent of the carried ones (or is not a fold of such values)
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 1 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 1 loops stay sequential
 // CHECK-LABEL: func.func @prefix_sums_twice(
 // CHECK-NOT:     scf.parallel
 // CHECK:         return
@@ -295,7 +295,7 @@ func.func @prefix_sums_twice(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // sources collide on a bin): its result depends on the order of the updates. By owner,
 // each bin is written by one thread in source order, so it is the sequential result; no
 // atomic form exists, so with scatters=atomic it stays in order.
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // CHECK-LABEL: func.func @last_write_wins(
 // CHECK:         scf.parallel
 // CHECK:           scf.for
@@ -336,7 +336,7 @@ func.func @last_write_wins(%xs: tensor<?xi64>) -> tensor<?xi64> {
 // rows are then added to the bins, element by element in parallel. At --size=10 the test
 // `8 · threads · 16 ≤ 10` fails and the loop runs in order; at --size=100000 the private
 // form runs (both are checked against the interpreter above).
-// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK: remark: array-parallel-forms: 0 scans (three phases each, 0 with a fourth folding scanned values), 1 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 // PRIVATE-LABEL: func.func @sixteenBins(
 // PRIVATE:         %[[THREADS:.*]] = arith.constant 3 : index
 // PRIVATE:         scf.if

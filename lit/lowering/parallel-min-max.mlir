@@ -16,7 +16,7 @@
 // RESULT-DAG: @runningMax: match (interpreter, unfused, fused)
 // RESULT-DAG: @smallestNum: match (interpreter, unfused, fused)
 
-// REMARK-DAG: parallel-min-max.mlir:[[@LINE+1]]:1: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK-DAG: parallel-min-max.mlir:[[@LINE+1]]:1: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 func.func @smallest(%xs: tensor<?xf64>) -> tensor<f64> {
   %inf = arith.constant 0x7FF0000000000000 : f64
   %m = array.fold %xs init(%inf : f64) : tensor<?xf64> -> tensor<f64> {
@@ -27,7 +27,7 @@ func.func @smallest(%xs: tensor<?xf64>) -> tensor<f64> {
   return %m : tensor<f64>
 }
 
-// REMARK-DAG: parallel-min-max.mlir:[[@LINE+1]]:1: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK-DAG: parallel-min-max.mlir:[[@LINE+1]]:1: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 func.func @runningMax(%xs: tensor<?xf64>) -> tensor<?xf64> {
   %ninf = arith.constant 0xFFF0000000000000 : f64
   %m = array.scan left inclusive %xs init(%ninf : f64) : tensor<?xf64> -> tensor<?xf64> {
@@ -53,7 +53,7 @@ func.func @smallestNum(%xs: tensor<?xf64>) -> tensor<f64> {
 // +0 everywhere but one −0 (at 700): the minimum is −0 in every grouping.
 // ZEROS: @signedZeros: tensor<f64>[-0.0] ({{.*}}, interpreter)
 // ZEROS: @signedZeros: tensor<f64>[-0.0] ({{.*}}, compiled)
-// REMARK-DAG: parallel-min-max.mlir:[[@LINE+1]]:1: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK-DAG: parallel-min-max.mlir:[[@LINE+1]]:1: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 func.func @signedZeros(%len: index) -> tensor<f64> {
   %c700 = arith.constant 700 : index
   %inf = arith.constant 0x7FF0000000000000 : f64
@@ -76,7 +76,7 @@ func.func @signedZeros(%len: index) -> tensor<f64> {
 // One NaN (at 300) among numbers: the maximum is NaN in every grouping.
 // NAN: @withNaN: tensor<f64>[NaN] ({{.*}}, interpreter)
 // NAN: @withNaN: tensor<f64>[NaN] ({{.*}}, compiled)
-// REMARK-DAG: parallel-min-max.mlir:[[@LINE+1]]:1: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 loops stay sequential
+// REMARK-DAG: parallel-min-max.mlir:[[@LINE+1]]:1: remark: array-parallel-forms: 1 scans (three phases each, 0 with a fourth folding scanned values), 0 scatters by owner, 0 scatters with atomic updates, 0 scatters on private copies, 0 ordered folds of values computed in parallel, 0 loops stay sequential
 func.func @withNaN(%len: index) -> tensor<f64> {
   %c300 = arith.constant 300 : index
   %ninf = arith.constant 0xFFF0000000000000 : f64

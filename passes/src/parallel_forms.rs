@@ -68,6 +68,7 @@
 
 pub(crate) mod accesses;
 pub(crate) mod atomics;
+mod ordered_folds;
 mod owners;
 mod private;
 pub(crate) mod scans;
@@ -186,6 +187,8 @@ struct Counts {
     owners: usize,
     atomic: usize,
     private: usize,
+    /// Folds in order of values computed in parallel (`ordered_folds`).
+    ordered_folds: usize,
     sequential: usize,
 }
 
@@ -224,8 +227,14 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
     emit_remark(
         location,
         &format!(
-            "array-parallel-forms: {} scans (three phases each, {} with a fourth folding scanned values), {} scatters by owner, {} scatters with atomic updates, {} scatters on private copies, {} loops stay sequential",
-            counts.scans, counts.scan_folds, counts.owners, counts.atomic, counts.private, counts.sequential
+            "array-parallel-forms: {} scans (three phases each, {} with a fourth folding scanned values), {} scatters by owner, {} scatters with atomic updates, {} scatters on private copies, {} ordered folds of values computed in parallel, {} loops stay sequential",
+            counts.scans,
+            counts.scan_folds,
+            counts.owners,
+            counts.atomic,
+            counts.private,
+            counts.ordered_folds,
+            counts.sequential
         ),
     );
     Ok(())
@@ -287,12 +296,22 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
                         counts.scan_folds += phases.folds.is_some() as usize;
                         continue;
                     }
-                    Err(why) => why,
+                    Err(why) => match ordered_folds::values_then_fold(&b, op) {
+                        Ok(_) => {
+                            counts.ordered_folds += 1;
+                            continue;
+                        }
+                        Err(None) => why,
+                        Err(Some(also)) => {
+                            format!("{why}; nor may its values be computed in parallel and folded after: {also}")
+                        }
+                    },
                 }
             };
-            let before = counts.scans + counts.atomic + counts.owners + counts.private;
+            let before = counts.scans + counts.atomic + counts.owners + counts.private + counts.ordered_folds;
             convert_regions(context, op, forms, counts);
-            let inner_parallel = counts.scans + counts.atomic + counts.owners + counts.private > before
+            let inner_parallel = counts.scans + counts.atomic + counts.owners + counts.private + counts.ordered_folds
+                > before
                 || !ir::collect(op, |o| !ir::same_op(o, op) && ir::op_name(o) == "scf.parallel").is_empty();
             if !inner_parallel {
                 emit_remark(b.location, &format!("array-parallel-forms: 'scf.for' stays sequential: {refusal}"));

@@ -300,7 +300,7 @@ impl Analysis {
 /// The values of `ops` that depend on the `carried` values: results of an op with a
 /// dependent operand, and (conservatively) every result and block argument of an op whose
 /// regions use one, or yield one.
-fn tainted(carried: &[Val], ops: &[Op]) -> HashSet<usize> {
+pub(super) fn tainted(carried: &[Val], ops: &[Op]) -> HashSet<usize> {
     let mut tainted: HashSet<usize> = carried.iter().map(|v| v.ptr as usize).collect();
     loop {
         let before = tainted.len();
@@ -462,7 +462,7 @@ fn position_of(
 
 /// Whether `index` is `iv`, `iv + c`, `c + iv`, `iv - c` or `c - iv` for a `c` defined
 /// outside `op`: a one-to-one function of the iteration (a right scan visits `n-1-k`).
-fn injective_in(index: Val, iv: Val, op: Op) -> bool {
+pub(super) fn injective_in(index: Val, iv: Val, op: Op) -> bool {
     if ir::same_value(index, iv) {
         return true;
     }
