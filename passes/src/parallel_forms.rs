@@ -252,6 +252,7 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
         if name == "scf.for" {
             // SAFETY: the location of a live op.
             let b = Builder { context, location: unsafe { Location::from_raw(ir::location(op)) } };
+            let op = without_dead_carried_values(&b, op);
             let refusal = if ir::results(op).is_empty() {
                 match forms.scatters {
                     ScatterForm::Exact => match private::exact_private_copies(&b, op, forms.owners) {
@@ -321,6 +322,54 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
         }
         convert_regions(context, op, forms, counts);
     }
+}
+
+/// `scf.for` `op` rebuilt without its carried values when none is used: every result
+/// unused, and every carried value read only by one pure op whose result is only yielded
+/// as its next value (an expand fused into a scatter still counts its segments' total,
+/// which nothing reads); else `op` itself. Such a value affects nothing but itself, so
+/// dropping it, with its update, changes no other value or store; and a loop without
+/// carried values is a scatter nest the scatter forms can take whole, where before they
+/// took the nest of each iteration alone (and paid their setup once per iteration).
+fn without_dead_carried_values(b: &Builder, op: Op) -> Op {
+    let body = ir::first_block(ir::region(op, 0));
+    let carried = ir::block_arguments(body)[1..].to_vec();
+    let terminator = ir::terminator(body);
+    let yielded = ir::operands(terminator);
+    if carried.is_empty() || ir::results(op).iter().any(|r| !ir::uses(*r).is_empty()) {
+        return op;
+    }
+    let mut updates = Vec::new();
+    for (acc, y) in carried.iter().zip(&yielded) {
+        let [(update, _)] = ir::uses(*acc)[..] else { return op };
+        let pure = ["arith.", "math.", "index."].iter().any(|p| ir::op_name(update).starts_with(p));
+        let only_yielded = ir::results(update).len() == 1
+            && ir::same_value(ir::results(update)[0], *y)
+            && matches!(ir::uses(*y)[..], [(user, _)] if ir::same_op(user, terminator));
+        let in_body = ir::parent_op(update).is_some_and(|p| ir::same_op(p, op));
+        if !pure || !only_yielded || !in_body {
+            return op;
+        }
+        updates.push(update);
+    }
+    let operands = ir::operands(op);
+    let (rebuilt, iv, _, end) = b.for_range(op, [operands[0], operands[1], operands[2]], &[]);
+    ir::replace_uses_where(ir::block_arguments(body)[0], iv, |_| true);
+    for o in ir::block_ops(body) {
+        if !ir::same_op(o, terminator) && !updates.iter().any(|u| ir::same_op(*u, o)) {
+            ir::move_before(o, end);
+        }
+    }
+    // SAFETY: the updates' results are used only by the old terminator, erased with `op`,
+    // whose results are unused; the updates go first (they use the old block's arguments).
+    unsafe {
+        ir::erase(terminator);
+        for u in updates {
+            ir::erase(u);
+        }
+        ir::erase(op);
+    }
+    rebuilt
 }
 
 /// Rewrites an `scf.parallel` of two or more dimensions without reductions, that no other
