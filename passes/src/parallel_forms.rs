@@ -21,7 +21,12 @@
 //!   request, see below);
 //! * `private::private_copies`: the same nests → each thread updates a private copy of
 //!   the destination from its share of the sources, and the copies are then combined
-//!   into it (taken at run time where the copies are small next to the sources).
+//!   into it (taken at run time where the copies are small next to the sources);
+//! * `ordered_folds::values_then_fold`: a loop nest carrying a fold whose combine may not
+//!   be regrouped (a float sum in order), of values each iteration computes alone → the
+//!   iterations in parallel, each storing its value, then the fold over those values in
+//!   the program's order (seed 003's heat-equation step: rows in parallel, the total of
+//!   the row sums after).
 //!
 //! Each states the conditions under which the parallel form is exact, and refuses (with
 //! the reason, changing nothing) any loop that breaks one. Folds need no rewrite here:
@@ -30,7 +35,8 @@
 //!
 //! `array-parallel-forms` applies them to every `scf.for` of a function that no
 //! `scf.parallel` encloses, outermost first (a loop that has no parallel form is searched
-//! for inner loops that do), so that `convert-scf-to-openmp` then runs every phase on all
+//! for inner loops that do; a loop's carried values that nothing reads are dropped first,
+//! `without_dead_carried_values`), so that `convert-scf-to-openmp` then runs every phase on all
 //! threads (`fusion_codegen`'s OpenMP pipeline runs it just before). Loops that stay
 //! sequential are reported, one remark each with the condition they broke, and a summary
 //! remark per function counts every kind. Then every outermost `scf.parallel` of two or
