@@ -347,15 +347,7 @@ fn without_dead_carried_values(b: &Builder, op: Op) -> Op {
     }
     let mut updates = Vec::new();
     for (acc, y) in carried.iter().zip(&yielded) {
-        let [(update, _)] = ir::uses(*acc)[..] else { return op };
-        let pure = ["arith.", "math.", "index."].iter().any(|p| ir::op_name(update).starts_with(p));
-        let only_yielded = ir::results(update).len() == 1
-            && ir::same_value(ir::results(update)[0], *y)
-            && matches!(ir::uses(*y)[..], [(user, _)] if ir::same_op(user, terminator));
-        let in_body = ir::parent_op(update).is_some_and(|p| ir::same_op(p, op));
-        if !pure || !only_yielded || !in_body {
-            return op;
-        }
+        let Some(update) = sole_update(op, *acc, *y) else { return op };
         updates.push(update);
     }
     let operands = ir::operands(op);
@@ -376,6 +368,20 @@ fn without_dead_carried_values(b: &Builder, op: Op) -> Op {
         ir::erase(op);
     }
     rebuilt
+}
+
+/// The op that alone updates carried value `acc` of `scf.for` `op` to its next value
+/// `y`, if there is one: `acc`'s only user, a pure op (`arith`, `math`, `complex`, `index`)
+/// of the body's own block with the single result `y`, which only the body's `scf.yield`
+/// uses. Then no other op of any iteration sees `acc` or `y`.
+pub(crate) fn sole_update(op: Op, acc: Val, y: Val) -> Option<Op> {
+    let [(update, _)] = ir::uses(acc)[..] else { return None };
+    let terminator = ir::terminator(ir::first_block(ir::region(op, 0)));
+    let pure = ["arith.", "math.", "complex.", "index."].iter().any(|p| ir::op_name(update).starts_with(p));
+    let in_body = ir::parent_op(update).is_some_and(|p| ir::same_op(p, op));
+    let only_yielded = matches!(ir::results(update)[..], [r] if ir::same_value(r, y))
+        && matches!(ir::uses(y)[..], [(user, _)] if ir::same_op(user, terminator));
+    (pure && in_body && only_yielded).then_some(update)
 }
 
 /// Rewrites an `scf.parallel` of two or more dimensions without reductions, that no other

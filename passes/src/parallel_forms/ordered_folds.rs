@@ -121,19 +121,12 @@ fn updates_of(op: Op) -> Result<Vec<Update>, Option<String>> {
     let refusal = "a carried value is read by more than one combine of a value independent of the carried ones";
     let mut updates = Vec::new();
     for (acc, y) in carried.iter().zip(&yielded) {
-        let [(combine, _)] = ir::uses(*acc)[..] else { return Err(Some(refusal.into())) };
-        let pure = ["arith.", "math.", "complex."].iter().any(|p| ir::op_name(combine).starts_with(p));
-        let in_body = ir::parent_op(combine).is_some_and(|p| ir::same_op(p, op));
+        let Some(combine) = super::sole_update(op, *acc, *y) else { return Err(Some(refusal.into())) };
         let x = match ir::operands(combine)[..] {
             [a, x] | [x, a] if ir::same_value(a, *acc) && !ir::same_value(x, *acc) => x,
             _ => return Err(Some(refusal.into())),
         };
-        let result = ir::results(combine);
-        let only_yielded = result.len() == 1
-            && ir::same_value(result[0], *y)
-            && ir::uses(*y).iter().all(|(user, _)| ir::same_op(*user, terminator))
-            && ir::uses(*y).len() == 1;
-        if !pure || !in_body || !only_yielded || tainted.contains(&(x.ptr as usize)) {
+        if tainted.contains(&(x.ptr as usize)) {
             return Err(Some(refusal.into()));
         }
         updates.push(Update { combine, x });
