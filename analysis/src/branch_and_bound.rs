@@ -224,8 +224,9 @@ impl Precedence {
 /// of one cluster (their own orders, the edges between them, and whether their arrays
 /// leave the cluster, which the partition decides), and the only costs that depend on
 /// orders are sums over clusters of terms that depend on that cluster's orders alone:
-/// the reads, per consumer cluster ([`crate::cost::reads`]), and `gathered-folds`, per
-/// fold in its own cluster ([`crate::cost::gathered_folds`]). So the cheapest legal
+/// the reads, per consumer cluster ([`crate::cost::reads`]), and `gathered-folds` and
+/// `chained-gathers`, per fold or gather in its own cluster ([`crate::cost::gathered_folds`],
+/// [`crate::cost::chained_gathers`]). So the cheapest legal
 /// orders of a whole partition are the cheapest legal orders of each cluster, chosen
 /// independently; a cluster is judged in the clustering where it is the only one fused
 /// (every other node alone, in its default order), which changes neither its rules nor

@@ -191,8 +191,9 @@ struct Builder<'g> {
     model: Model,
     pi: Vec<VarId>,
     order: Vec<Option<VarId>>,
-    /// Per fold whose order may be the label of a gather that loads its indices: the
-    /// binary that is 1 exactly when it is ([`add_output_orders`]).
+    /// Per fold, and per gather that loads its indices, whose order may be the label of a
+    /// gather that loads its indices: the binary that is 1 exactly when it is
+    /// ([`add_output_orders`]).
     loaded_gather: Vec<Option<VarId>>,
     x: IndexMap<(NodeId, NodeId), VarId>,
     /// Pairs no legal clustering puts in one cluster ([`apart_pairs`]), when computed.
@@ -579,9 +580,10 @@ fn reduced_fusible_pairs(graph: &Graph, exact: bool) -> Result<(NodePairs, Optio
 /// [`order_upper_bounds`]]), fixed where the combinator fixes them (seed 000 Fig. 4:
 /// scanl 0, scanr 1; filter/expand stream in order 0; a scatter combines in source
 /// order, 0), and never 1 for a fold whose combine may not commute
-/// ([`NodeKind::may_run_backward`]). Every fold that may run in the order of a gather
-/// that loads its indices gets a binary `loaded_gather` = [dᵒ ≥ T], T =
-/// [`Graph::first_loaded_index_label`], which the cost `gathered-folds` weighs.
+/// ([`NodeKind::may_run_backward`]). Every fold, and every gather that loads its
+/// indices, that may run in the order of a gather that loads its indices gets a binary
+/// `loaded_gather` = [dᵒ ≥ T], T = [`Graph::first_loaded_index_label`], which the costs
+/// `gathered-folds` and `chained-gathers` weigh.
 ///
 /// **The hole at 1.** For a fold whose combine may not commute, with upper bound U: when
 /// U ≤ 1 its order is 0;
@@ -589,11 +591,11 @@ fn reduced_fusible_pairs(graph: &Graph, exact: bool) -> Result<(NodePairs, Optio
 /// gives dᵒ = 0, at_gather = 1 gives 2 ≤ dᵒ ≤ U, so dᵒ ranges over {0} ∪ [2, U], which is
 /// every order the fold may have, and no other.
 ///
-/// **`loaded_gather`.** For a fold with upper bound U ≥ T:
+/// **`loaded_gather`.** For such a node with upper bound U ≥ T:
 /// T·loaded_gather ≤ dᵒ ≤ (T − 1) + (U − T + 1)·loaded_gather.
 /// loaded_gather = 0 gives dᵒ ≤ T − 1, loaded_gather = 1
 /// gives T ≤ dᵒ ≤ U: together every value of [0, U], each with loaded_gather = [dᵒ ≥ T],
-/// so the binary is exact whatever sign the objective gives it. A fold with U < T has
+/// so the binary is exact whatever sign the objective gives it. A node with U < T has
 /// dᵒ < T in every feasible point and counts 0.
 fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
     let graph = b.graph;
@@ -619,7 +621,7 @@ fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
             b.row(format!("not_backward_hi_{}", node.0), vec![(d, 1.0), (at_gather, -hi)], f64::NEG_INFINITY, 0.0);
         }
         let first_loaded = graph.first_loaded_index_label() as f64;
-        if matches!(kind, NodeKind::Fold { .. }) && hi >= first_loaded {
+        if charged_in_loaded_gather_order(graph, kind).is_some() && hi >= first_loaded {
             let y = b.model.add_variable(vname(graph, "loaded_gather", node), VarKind::Binary, 0.0, 1.0);
             b.row(format!("loaded_gather_lo_{}", node.0), vec![(d, 1.0), (y, -first_loaded)], 0.0, f64::INFINITY);
             b.row(
@@ -630,6 +632,17 @@ fn add_output_orders(b: &mut Builder, exact: bool, order_upper: &[Order]) {
             );
             b.loaded_gather[node.0] = Some(y);
         }
+    }
+}
+
+/// The cost model that charges a node of `kind` for running in the order of a gather
+/// that loads its indices: a fold (`gathered-folds`), or a gather that loads its own
+/// indices (`chained-gathers`); `None` for every other node.
+fn charged_in_loaded_gather_order(graph: &Graph, kind: NodeKind) -> Option<CostModel> {
+    match kind {
+        NodeKind::Fold { .. } => Some(CostModel::GatheredFolds),
+        NodeKind::Gather { label } if label >= graph.first_loaded_index_label() => Some(CostModel::ChainedGathers),
+        _ => None,
     }
 }
 
@@ -1126,12 +1139,16 @@ fn add_linear_objective(
                 ));
             }
             CostModel::MaxLocality => return Err(no_max_locality_formulation()),
-            CostModel::GatheredFolds => {
-                // Σ loaded_gather over the folds that have one; every other fold has an
-                // order below the first loaded-index label in every feasible point
-                // (`add_output_orders`) and counts 0.
-                for y in b.loaded_gather.iter().flatten() {
-                    b.model.add_objective_term(*y, w);
+            CostModel::GatheredFolds | CostModel::ChainedGathers => {
+                // Σ loaded_gather over the folds (gathers that load their indices) that
+                // have one; every other one has an order below the first loaded-index
+                // label in every feasible point (`add_output_orders`) and counts 0.
+                for node in graph.node_ids() {
+                    if let Some(y) = b.loaded_gather[node.0]
+                        && charged_in_loaded_gather_order(graph, graph.node(node).kind) == Some(*model)
+                    {
+                        b.model.add_objective_term(y, w);
+                    }
                 }
             }
         }

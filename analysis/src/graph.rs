@@ -238,7 +238,8 @@ impl Node {
 impl Graph {
     /// The first label of a gather that loads its indices from an array (see
     /// [`Graph::computed_index_gathers`]): a fold that runs in such an order folds rows
-    /// in the order of data the compiler cannot see (`gathered-folds`).
+    /// in the order of data the compiler cannot see (`gathered-folds`), and such a gather
+    /// run in it reads its index at random (`chained-gathers`).
     pub fn first_loaded_index_label(&self) -> Order {
         ORDER_BACKWARD + 1 + self.computed_index_gathers
     }

@@ -17,7 +17,7 @@
 // LOOPS: "name":"d",{{.*}}"objective":1,"bound":1,"gap":0,"status":"optimal",{{.*}}"clusters":{{\[\[}}"v2"{{\]\]}}}
 // LOOPS: "name":"e",{{.*}}"objective":1,"bound":1,"gap":0,"status":"optimal",{{.*}}"clusters":{{\[\[}}"v0","v1"{{\]\]}}}
 
-// DEFAULT: "name":"a",{{.*}}"cost":"reads-writes+3*gathered-folds","objective":5,"bound":5,"gap":0,"status":"optimal",{{.*}}"clusters":{{\[\[}}"v3"],["v4"{{\]\]}}}
+// DEFAULT: "name":"a",{{.*}}"cost":"reads-writes+3*gathered-folds+3*chained-gathers","objective":5,"bound":5,"gap":0,"status":"optimal",{{.*}}"clusters":{{\[\[}}"v3"],["v4"{{\]\]}}}
 // DEFAULT: "name":"b",{{.*}}"objective":9,"bound":9,"gap":0,"status":"optimal",{{.*}}"clusters":{{\[\[}}"v4"],["v0","v6"],["v5"{{\]\]}}}
 // DEFAULT: "name":"e",{{.*}}"objective":3,"bound":3,"gap":0,"status":"optimal",{{.*}}"clusters":{{\[\[}}"v0","v1"{{\]\]}}}
 

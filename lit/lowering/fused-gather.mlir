@@ -1,8 +1,9 @@
 // `array-to-loops` (third slice): a producer fused into a gather (its array.order is
-// the gather's array.label) runs inside the gather's loop at the gathered index.
+// the gather's array.label) runs inside the gather's loop at the gathered index. The
+// cost is the default without `chained-gathers`, which would keep simple2's gathers apart.
 //
-// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops)' | FileCheck %s
-// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion), array-to-loops)' | fuse-opt --verify-diagnostics > /dev/null
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion{cost=reads-writes+3*gathered-folds}), array-to-loops)' | FileCheck %s
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-fusion{cost=reads-writes+3*gathered-folds}), array-to-loops)' | fuse-opt --verify-diagnostics > /dev/null
 
 // seed 000 simple1: map fused into the gather: one loop over is, xs read at is[k].
 // CHECK-LABEL: func.func @simple1(

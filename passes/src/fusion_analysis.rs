@@ -50,7 +50,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "cost",
-            description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes, max-locality (seed 003 Def. 20; no ILP formulation: strategy=bohrium-optimal or a baseline), gathered-folds (folds run in a gather's order: row folds fused into a gather, which the lowering recomputes per gathered element in random row order; the default charges 3 each)",
+            description: "Cost model, or a linear combination like 'reads-writes+0.5*clusters': clusters, fused-edges, intermediate-arrays, reads, reads-writes, robinson, bytes, max-locality (seed 003 Def. 20; no ILP formulation: strategy=bohrium-optimal or a baseline), gathered-folds (folds run in a gather's order: row folds fused into a gather, which the lowering recomputes per gathered element in random row order; the default charges 3 each), chained-gathers (gathers that load their indices run in the order of another such gather: two dependent random reads per element; the default charges 3 each)",
             default: || CostFunction::default().to_string(),
         },
         PassOption {

@@ -48,8 +48,8 @@
 //!     read `P` from memory, that read goes and at most one read of `A` comes in. In
 //!     `P`'s own cluster, `P` read `A` in that order already. By condition 3, `A` weighs
 //!     no more than `P`;
-//!   - `gathered-folds`: the copies are maps, and every fold keeps its cluster and
-//!     order.
+//!   - `gathered-folds` and `chained-gathers`: the copies are maps, and every fold and
+//!     gather keeps its cluster and order.
 //!
 //! So the optimum of G' is at most cost(K') ≤ cost(K) for every K, the optimum of G
 //! included. This argument does not hold for `robinson` and `max-locality`: they count

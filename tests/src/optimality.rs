@@ -29,6 +29,7 @@ fn models(formulation: Formulation) -> &'static [CostModel] {
             CostModel::ReadsWrites,
             CostModel::Bytes,
             CostModel::GatheredFolds,
+            CostModel::ChainedGathers,
         ],
     }
 }
@@ -197,6 +198,40 @@ fn programs_that_gather_a_fold_compare_and_the_default_cost_keeps_folds_in_order
     }
     assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures[..failures.len().min(4)].join("\n"));
     assert!(gathered >= 3, "only {gathered} of {compared} programs that gather a fold gather it fused");
+}
+
+/// The same for `chained-gathers`: among the first seeds, the programs whose
+/// `reads-writes` optimum runs a gather in another gather's order are compared, every
+/// formulation × cost function as above (the first three: each compares in seconds, as
+/// gathers multiply the orders), and the default cost's optimum runs none there.
+#[test]
+fn programs_that_chain_gathers_compare_and_the_default_cost_keeps_gathers_unchained() {
+    let costs = [CostFunction::single(CostModel::ReadsWrites), CostFunction::default()];
+    let mut chained = 0;
+    let mut failures = Vec::new();
+    for seed in 0..20 * cases() {
+        let g = small_program(3 + (seed % 5) as usize, seed);
+        let gathers_a_gather = g.edges.iter().any(|e| {
+            matches!(g.node(e.from).kind, NodeKind::Gather { .. }) && matches!(e.access, Access::GatherSource { .. })
+        });
+        if !gathers_a_gather {
+            continue;
+        }
+        let r = exhaustive::search(&g, &costs).expect("small");
+        if cost::chained_gathers(&g, &r.optima[0].clustering) == 0 {
+            continue;
+        }
+        chained += 1;
+        assert_eq!(cost::chained_gathers(&g, &r.optima[1].clustering), 0, "seed {seed}:\n{g}");
+        for p in compare(&g) {
+            failures.push(format!("seed {seed}: {p}\n{g}"));
+        }
+        if chained == 3 {
+            break;
+        }
+    }
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures[..failures.len().min(4)].join("\n"));
+    assert_eq!(chained, 3, "only {chained} programs whose reads-writes optimum chains gathers");
 }
 
 /// The comparison checks the proofs of the combined formulation's tightenings only

@@ -204,7 +204,7 @@ fn main() -> ExitCode {
     }
 
     let context = array_dialect::context();
-    // The analysis with its defaults (formulation=combined, cost=reads-writes+3*gathered-folds).
+    // The analysis with its defaults (formulation=combined, cost=reads-writes+3*gathered-folds+3*chained-gathers).
     let options = AnalysisOptions {
         strategy: Default::default(),
         formulation: Default::default(),
