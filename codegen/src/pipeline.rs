@@ -124,10 +124,13 @@ pub fn to_llvm(threads: Threads) -> String {
     // element is written into that array's buffer (`array-reuse-buffers`, module doc).
     // With OpenMP it leaves the scans' loops to `array-parallel-forms` (option doc).
     // Then a loop that reads at indices it loads (a gather) prefetches what a later
-    // iteration reads (`array-prefetch-gathers`, module doc).
+    // iteration reads (`array-prefetch-gathers`, module doc). Before both, two row loops
+    // that pass an array on row by row run as one row loop (`array-merge-row-loops`).
     let reuse = match threads {
-        Threads::Sequential => "func.func(array-reuse-buffers, array-prefetch-gathers), ",
-        Threads::OpenMp(_) => "func.func(array-reuse-buffers{parallel-forms=true}, array-prefetch-gathers), ",
+        Threads::Sequential => "func.func(array-merge-row-loops, array-reuse-buffers, array-prefetch-gathers), ",
+        Threads::OpenMp(_) => {
+            "func.func(array-merge-row-loops, array-reuse-buffers{parallel-forms=true}, array-prefetch-gathers), "
+        }
         _ => "",
     };
     format!(

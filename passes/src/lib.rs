@@ -15,6 +15,7 @@ pub mod index_expr;
 pub mod invariant_division;
 pub mod ir;
 pub mod loop_copies;
+pub mod merge_row_loops;
 pub mod own_loop_inits;
 pub mod parallel_forms;
 pub mod prefetch_gathers;
@@ -43,6 +44,7 @@ pub fn register_all_passes() {
         bridge::register(&loop_copies::DEFINITION);
         bridge::register(&own_loop_inits::DEFINITION);
         bridge::register(&reuse_buffers::DEFINITION);
+        bridge::register(&merge_row_loops::DEFINITION);
         bridge::register(&prefetch_gathers::DEFINITION);
         bridge::register(&rotate_while::DEFINITION);
         bridge::register(&huge_pages::DEFINITION);

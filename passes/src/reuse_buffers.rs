@@ -307,7 +307,7 @@ fn ancestor_in(op: Op, block: MlirBlock) -> Option<Op> {
 
 /// Whether two index values are provably equal: one value, equal constants, or the same
 /// dimension of one buffer (an allocation's dynamic dimension is the size it was given).
-fn same_size(a: Val, b: Val) -> bool {
+pub(crate) fn same_size(a: Val, b: Val) -> bool {
     let (a, b) = (resolve_size(a), resolve_size(b));
     if ir::same_value(a, b) {
         return true;

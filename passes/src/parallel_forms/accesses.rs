@@ -66,16 +66,16 @@ pub(crate) fn load_buffer(load: Op) -> Val {
     ir::operands(load)[0]
 }
 
-pub(super) fn load_indices(load: Op) -> Vec<Val> {
+pub(crate) fn load_indices(load: Op) -> Vec<Val> {
     ir::operands(load)[1..].to_vec()
 }
 
 /// The buffer of `memref.store` `store`, and its indices.
-pub(super) fn store_buffer(store: Op) -> Val {
+pub(crate) fn store_buffer(store: Op) -> Val {
     ir::operands(store)[1]
 }
 
-pub(super) fn store_indices(store: Op) -> Vec<Val> {
+pub(crate) fn store_indices(store: Op) -> Vec<Val> {
     ir::operands(store)[2..].to_vec()
 }
 

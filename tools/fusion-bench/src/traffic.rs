@@ -57,8 +57,9 @@ pub struct Traffic {
     pub unfused_bytes: f64,
     pub fused_bytes: f64,
     /// Loop nests of the code that runs: the outermost loops of the function after
-    /// `array-to-loops`, unfused and after the ILP (an expand has two: its counts, then its
-    /// segments; a cluster lowered op by op has one per op).
+    /// `array-to-loops` and `array-merge-row-loops`, unfused and after the ILP (an expand
+    /// has two: its counts, then its segments; a cluster lowered op by op has one per op;
+    /// two row loops merged are one).
     pub unfused_loops: usize,
     pub fused_loops: usize,
     /// Clusters of the ILP's clustering that `array-to-loops` lowered op by op (the unfused
@@ -156,14 +157,19 @@ fn load_after<'c>(context: &'c Context, path: &Path, passes: &str) -> Result<Mod
 }
 
 /// The loop nests of `@function` (its outermost loops; callees not counted) once lowered by `array-to-loops` after the
-/// array passes `passes`, and how many clusters were lowered op by op (their remarks).
+/// array passes `passes`, bufferized, and merged where `array-merge-row-loops` merges row loops (as the CPU
+/// pipelines do), and how many clusters were lowered op by op (their remarks).
 fn lowered_loops(path: &Path, function: &str, passes: &str) -> Result<(usize, usize), String> {
     let context = array_dialect::context();
     let mut module = array_dialect::source::load_file(&context, path).map_err(|e| format!("does not load: {e}"))?;
     let remarks = run_pipeline_with_diagnostics(
         &context,
         &mut module,
-        &format!("builtin.module(func.func({passes}), array-to-loops)"),
+        &format!(
+            "builtin.module(func.func({passes}), array-to-loops, one-shot-bufferize{{bufferize-function-boundaries \
+             function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}}, \
+             func.func(array-merge-row-loops))"
+        ),
     )?;
     let body = module.body();
     let mut op = body.first_operation();

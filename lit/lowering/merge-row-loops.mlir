@@ -1,0 +1,182 @@
+// `array-merge-row-loops` (passes/src/merge_row_loops.rs): two scf.parallel loops over
+// the same rows, the first storing an array row by row that only the second loads at
+// the same row, run as one loop with a row buffer per iteration.
+//
+// The row softmax example through the CPU pipeline's passes up to the merge: its two
+// clusters (row maxima and shifted exponentials; row sums and quotients) are one row
+// loop, and the exponentials live in a row buffer.
+// RUN: fuse-opt %examples/seed000_row_softmax.mlir --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, func.func(array-merge-row-loops))' 2>&1 | FileCheck %s --check-prefix=SOFTMAX
+// The whole compiled program, sequential and on OpenMP threads, against the interpreter.
+// RUN: fuse-opt %examples/seed000_row_softmax.mlir --run --check | FileCheck %s --check-prefix=EXEC
+// RUN: env OMP_NUM_THREADS=3 fuse-opt %examples/seed000_row_softmax.mlir --run --check --openmp | FileCheck %s --check-prefix=EXEC
+// Hand-written loops on buffers: what merges and what does not.
+// RUN: fuse-opt %s --pass-pipeline='builtin.module(func.func(array-merge-row-loops))' 2>&1 | FileCheck %s
+
+// SOFTMAX: remark: array-merge-row-loops: two loop nests over the same rows run as one; an array of memref<?x?xf64> between them is kept one row at a time
+// SOFTMAX-LABEL: func.func @rowSoftmax(
+// SOFTMAX:         %[[OUT:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf64>
+// SOFTMAX:         scf.parallel (%[[R:.*]]) =
+// SOFTMAX-NEXT:      %[[ROW:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// SOFTMAX:             math.exp
+// SOFTMAX-NEXT:        memref.store %{{.*}}, %[[ROW]][%{{.*}}] : memref<?xf64>
+// SOFTMAX:             memref.load %[[ROW]][%{{.*}}] : memref<?xf64>
+// SOFTMAX-NEXT:        arith.addf
+// SOFTMAX:             memref.load %[[ROW]][%{{.*}}] : memref<?xf64>
+// SOFTMAX-NEXT:        arith.divf
+// SOFTMAX-NEXT:        memref.store %{{.*}}, %[[OUT]][%[[R]], %{{.*}}] : memref<?x?xf64>
+// SOFTMAX:           scf.reduce
+// SOFTMAX-NEXT:    }
+// SOFTMAX-NEXT:    return %[[OUT]]
+
+// EXEC: @rowSoftmax: match (interpreter, unfused, fused)
+
+// A row of the array per iteration (its static extent kept).
+// CHECK-LABEL: func.func @merged(
+// CHECK-SAME:    %[[X:.*]]: memref<?x4xf64>
+// CHECK:         %[[OUT:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// CHECK-NEXT:    scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT:      %[[ROW:.*]] = memref.alloc() : memref<4xf64>
+// CHECK:             memref.store %{{.*}}, %[[ROW]][%{{.*}}] : memref<4xf64>
+// CHECK:           %[[T:.*]] = memref.load %[[ROW]][%{{.*}}] : memref<4xf64>
+// CHECK:           memref.store %[[T]], %[[OUT]][%[[I]]] : memref<?xf64>
+// CHECK-NEXT:      scf.reduce
+// CHECK-NEXT:    }
+// CHECK-NOT:     scf.parallel
+// CHECK:         return %[[OUT]]
+func.func @merged(%x: memref<?x4xf64>) -> memref<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.dim %x, %c0 : memref<?x4xf64>
+  %m = memref.alloc(%n) : memref<?x4xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    scf.for %j = %c0 to %c4 step %c1 {
+      %v = memref.load %x[%i, %j] : memref<?x4xf64>
+      %w = arith.mulf %v, %v : f64
+      memref.store %w, %m[%i, %j] : memref<?x4xf64>
+    }
+    scf.reduce
+  }
+  %n2 = memref.dim %m, %c0 : memref<?x4xf64>
+  %out = memref.alloc(%n2) : memref<?xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %c3 = arith.constant 3 : index
+    %t = memref.load %m[%i, %c3] : memref<?x4xf64>
+    memref.store %t, %out[%i] : memref<?xf64>
+    scf.reduce
+  }
+  return %out : memref<?xf64>
+}
+
+// The second loop reads another row than its own: not merged.
+// CHECK-LABEL: func.func @other_row(
+// CHECK-COUNT-2: scf.parallel
+func.func @other_row(%x: memref<?xf64>) -> memref<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %m = memref.alloc(%n) : memref<?x2xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf64>
+    memref.store %v, %m[%i, %c0] : memref<?x2xf64>
+    scf.reduce
+  }
+  %out = memref.alloc(%n) : memref<?xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %last = arith.subi %n, %c1 : index
+    %k = arith.subi %last, %i : index
+    %t = memref.load %m[%k, %c0] : memref<?x2xf64>
+    memref.store %t, %out[%i] : memref<?xf64>
+    scf.reduce
+  }
+  return %out : memref<?xf64>
+}
+
+// The array is returned too: not merged.
+// CHECK-LABEL: func.func @escapes(
+// CHECK-COUNT-2: scf.parallel
+func.func @escapes(%x: memref<?xf64>) -> (memref<?x2xf64>, memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %m = memref.alloc(%n) : memref<?x2xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf64>
+    memref.store %v, %m[%i, %c0] : memref<?x2xf64>
+    scf.reduce
+  }
+  %out = memref.alloc(%n) : memref<?xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %t = memref.load %m[%i, %c0] : memref<?x2xf64>
+    memref.store %t, %out[%i] : memref<?xf64>
+    scf.reduce
+  }
+  return %m, %out : memref<?x2xf64>, memref<?xf64>
+}
+
+// The second loop stores into a buffer the first one reads (at any index): not merged.
+// CHECK-LABEL: func.func @second_writes_what_first_reads(
+// CHECK-COUNT-2: scf.parallel
+func.func @second_writes_what_first_reads(%x: memref<?xf64>) -> memref<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %shared = memref.alloc(%n) : memref<?xf64>
+  %m = memref.alloc(%n) : memref<?x2xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %shared[%c0] : memref<?xf64>
+    memref.store %v, %m[%i, %c0] : memref<?x2xf64>
+    scf.reduce
+  }
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %t = memref.load %m[%i, %c0] : memref<?x2xf64>
+    memref.store %t, %shared[%i] : memref<?xf64>
+    scf.reduce
+  }
+  return %shared : memref<?xf64>
+}
+
+// Different iteration spaces: not merged.
+// CHECK-LABEL: func.func @other_bounds(
+// CHECK-COUNT-2: scf.parallel
+func.func @other_bounds(%x: memref<?xf64>, %k: index) -> memref<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %m = memref.alloc(%n) : memref<?x2xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf64>
+    memref.store %v, %m[%i, %c0] : memref<?x2xf64>
+    scf.reduce
+  }
+  %out = memref.alloc(%n) : memref<?xf64>
+  scf.parallel (%i) = (%c0) to (%k) step (%c1) {
+    %t = memref.load %m[%i, %c0] : memref<?x2xf64>
+    memref.store %t, %out[%i] : memref<?xf64>
+    scf.reduce
+  }
+  return %out : memref<?xf64>
+}
+
+// One element per iteration, no row: loops over the elements themselves are the
+// clustering's to fuse, not this pass's.
+// CHECK-LABEL: func.func @elementwise(
+// CHECK-COUNT-2: scf.parallel
+func.func @elementwise(%x: memref<?xf64>) -> memref<?xf64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %x, %c0 : memref<?xf64>
+  %m = memref.alloc(%n) : memref<?xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %v = memref.load %x[%i] : memref<?xf64>
+    memref.store %v, %m[%i] : memref<?xf64>
+    scf.reduce
+  }
+  %out = memref.alloc(%n) : memref<?xf64>
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    %t = memref.load %m[%i] : memref<?xf64>
+    memref.store %t, %out[%i] : memref<?xf64>
+    scf.reduce
+  }
+  return %out : memref<?xf64>
+}
