@@ -6,6 +6,12 @@
 // clusters (row maxima and shifted exponentials; row sums and quotients) are one row
 // loop, and the exponentials live in a row buffer.
 // RUN: fuse-opt %examples/seed000_row_softmax.mlir --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, func.func(array-merge-row-loops))' 2>&1 | FileCheck %s --check-prefix=SOFTMAX
+// The deallocation pipeline, which runs next, frees each row buffer in its iteration.
+// RUN: fuse-opt %examples/seed000_row_softmax.mlir --pass-pipeline='builtin.module(func.func(array-fusion, array-to-loops), one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map allow-return-allocs-from-loops}, func.func(array-merge-row-loops), buffer-deallocation-pipeline)' 2>/dev/null | FileCheck %s --check-prefix=FREED
+// FREED:      scf.parallel
+// FREED-NEXT:   %[[ROW:.*]] = memref.alloc(%{{.*}}) : memref<?xf64>
+// FREED:        memref.dealloc %[[ROW]] : memref<?xf64>
+// FREED-NEXT:   scf.reduce
 // The whole compiled program, sequential and on OpenMP threads, against the interpreter.
 // RUN: fuse-opt %examples/seed000_row_softmax.mlir --run --check | FileCheck %s --check-prefix=EXEC
 // RUN: env OMP_NUM_THREADS=3 fuse-opt %examples/seed000_row_softmax.mlir --run --check --openmp | FileCheck %s --check-prefix=EXEC
