@@ -94,7 +94,8 @@ pub fn to_llvm(threads: Threads) -> String {
     };
     let openmp = match threads {
         Threads::OpenMp(scatters) => format!(
-            "func.func(array-parallel-forms{{scatters={} owners={}}}), convert-scf-to-openmp, func.func(canonicalize), ",
+            "func.func(array-parallel-forms{{scatters={} owners={} copies-at-run-time=true}}), convert-scf-to-openmp, \
+             func.func(canonicalize), ",
             scatters.name(),
             openmp_threads()
         ),
@@ -318,6 +319,9 @@ pub fn lower_to_llvm_with(
         diagnostics.extend(kernels_and_host_to_llvm(context, module, &chip, shape.expand)?);
         return Ok(diagnostics);
     }
+    if matches!(threads, Threads::OpenMp(_)) {
+        declare_max_threads(context, module)?;
+    }
     diagnostics.extend(run_pipeline_with_diagnostics(
         context,
         module,
@@ -332,6 +336,20 @@ pub fn lower_to_llvm_with(
     }
     crate::vector_math::prepare(context, module)?;
     Ok(diagnostics)
+}
+
+/// Declares OpenMP's `omp_get_max_threads` in `module` (unless it is declared): the OpenMP
+/// pipeline's `array-parallel-forms` makes as many private copies of a scatter's
+/// destination as it returns when the program runs (`copies-at-run-time`). An unused
+/// declaration costs nothing; the OpenMP runtime the program links defines it.
+fn declare_max_threads(context: &Context, module: &mut Module) -> Result<(), String> {
+    let name = fusion_passes::parallel_forms::MAX_THREADS_FUNCTION;
+    let raw = module.as_operation().to_raw();
+    if fusion_passes::ir::module_symbols(raw).iter().any(|s| s == name) {
+        return Ok(());
+    }
+    fusion_passes::ir::append_parsed(context, raw, &format!("func.func private @{name}() -> i32"))
+        .ok_or_else(|| format!("could not declare @{name}"))
 }
 
 /// A program lowered to loops (`array-to-loops`), as kernels for NVIDIA `chip` in

@@ -46,11 +46,13 @@
 //! twice, so the sequential pipelines leave the loops as they are: they are the reference
 //! forms the tests compare with.
 //!
-//! By default (`scatters=exact`) a scatter runs on private copies, one per owner, where
-//! regrouping its combine gives the program's value (an integer combine, a float
-//! minimum or maximum, or a float add or multiply the program marked
-//! `fastmath<reassoc>`), there are two owners or more, and the copies are small next to
-//! the sources (checked at run time); otherwise it stays in source order. The option
+//! By default (`scatters=exact`) a scatter runs on private copies, one per owner (or, with
+//! `copies-at-run-time=true`, as `fusion_codegen`'s OpenMP pipeline sets it, one per
+//! thread OpenMP has when the program runs), where regrouping its combine gives the
+//! program's value (an integer combine, a float minimum or maximum, or a float add or
+//! multiply the program marked `fastmath<reassoc>`), there are two copies or more, and
+//! the copies are small next to the sources (both checked at run time when counted
+//! then); otherwise it stays in source order. The option
 //! `scatters` asks for another form (`sequential`; `owners`, on `owners` owners, which
 //! `fusion_codegen`'s OpenMP pipeline sets to its thread count; `atomic`; or `private`
 //! for every commutative combine with an identity, float sums regrouped), because no
@@ -77,6 +79,7 @@ pub(crate) mod atomics;
 mod ordered_folds;
 mod owners;
 mod private;
+pub use private::MAX_THREADS_FUNCTION;
 pub(crate) mod scans;
 
 use crate::bridge::{PassDefinition, PassFailed, PassOption, PassOptions, emit_error, emit_remark};
@@ -113,6 +116,11 @@ pub static DEFINITION: PassDefinition = PassDefinition {
             name: "owners",
             description: "Owners of a scatter run by owner: the number of threads that will run it (fusion_codegen's OpenMP pipeline passes the OpenMP thread count of the compiling process)",
             default: || "2".into(),
+        },
+        PassOption {
+            name: "copies-at-run-time",
+            description: "Private copies of a scatter's destination: as many as OpenMP has threads when the program runs (omp_get_max_threads, which the module must declare; fusion_codegen's OpenMP pipeline does) instead of `owners`: true or false",
+            default: || "false".into(),
         },
         PassOption {
             name: "min-chunk",
@@ -182,6 +190,14 @@ struct Forms {
     chunking: Chunking,
     scatters: ScatterForm,
     owners: i64,
+    /// Private copies as many as the threads at run time (option `copies-at-run-time`).
+    copies_at_run_time: bool,
+}
+
+impl Forms {
+    fn copies(&self) -> private::Copies {
+        if self.copies_at_run_time { private::Copies::AtRunTime } else { private::Copies::Fixed(self.owners) }
+    }
 }
 
 /// What became of the sequential loops of one function (the summary remark).
@@ -219,7 +235,18 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, options: &PassO
         );
         return Err(PassFailed);
     };
-    let forms = Forms { chunking, scatters, owners: number("owners")? };
+    let copies_at_run_time = match options.get("copies-at-run-time").trim() {
+        "true" | "1" => true,
+        "false" | "0" => false,
+        other => {
+            emit_error(
+                function.location(),
+                &format!("array-parallel-forms: copies-at-run-time must be true or false, not '{other}'"),
+            );
+            return Err(PassFailed);
+        }
+    };
+    let forms = Forms { chunking, scatters, owners: number("owners")?, copies_at_run_time };
     let function = function.to_raw();
     let mut counts = Counts::default();
     convert_block(context, ir::first_block(ir::region(function, 0)), forms, &mut counts);
@@ -261,7 +288,7 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
             let op = without_dead_carried_values(&b, op);
             let refusal = if ir::results(op).is_empty() {
                 match forms.scatters {
-                    ScatterForm::Exact => match private::exact_private_copies(&b, op, forms.owners) {
+                    ScatterForm::Exact => match private::exact_private_copies(&b, op, forms.copies()) {
                         Ok(_) => {
                             counts.private += 1;
                             continue;
@@ -279,7 +306,7 @@ fn convert_block(context: &Context, block: MlirBlock, forms: Forms, counts: &mut
                         }
                         Err(why) => why,
                     },
-                    ScatterForm::Private => match private::private_copies(&b, op, forms.owners) {
+                    ScatterForm::Private => match private::private_copies(&b, op, forms.copies()) {
                         Ok(_) => {
                             counts.private += 1;
                             continue;

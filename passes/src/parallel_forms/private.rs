@@ -32,14 +32,36 @@
 //! only when `8 · copies · m ≤ N`, which keeps that overhead under a quarter of the
 //! updates' own accesses (each reads and writes an element); otherwise the nest runs in
 //! order, unchanged. A histogram of few bins over many elements is the case it is for.
+//!
+//! **How many copies.** A number fixed when compiling ([`Copies::Fixed`]), or as many as
+//! OpenMP has threads when the program runs ([`Copies::AtRunTime`]:
+//! `omp_get_max_threads()`, the team size of the parallel regions that follow, at least
+//! 1), which `fusion_codegen`'s OpenMP pipeline uses: a program compiled on one machine
+//! and run on another, or under another `OMP_NUM_THREADS`, then neither leaves threads
+//! idle nor makes copies no thread uses. Any count gives the same result (step 2 combines
+//! every copy).
 
 use super::Combiner;
 use super::accesses::load_indices;
 use super::atomics;
 use crate::ir::{self, Op, Val};
-use crate::to_loops::builder::{Builder, v};
+use crate::to_loops::builder::{Builder, ty, v};
 use melior::dialect::arith::{self, CmpiPredicate};
+use melior::ir::{Identifier, attribute::FlatSymbolRefAttribute};
 use mlir_sys::*;
+
+/// How many private copies a nest gets (module doc).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Copies {
+    /// This many, fixed when compiling.
+    Fixed(i64),
+    /// `omp_get_max_threads()` (at least 1) when the nest runs; the module must declare
+    /// `func.func private @omp_get_max_threads() -> i32`.
+    AtRunTime,
+}
+
+/// The OpenMP runtime function that [`Copies::AtRunTime`] calls.
+pub const MAX_THREADS_FUNCTION: &str = "omp_get_max_threads";
 
 /// The default scatter form (`scatters=exact`): [`private_copies`] for `copies` ≥ 2
 /// threads where every update's combine may be regrouped without changing the value
@@ -51,7 +73,7 @@ use mlir_sys::*;
 /// result up to the grouping of ⊕ (see the module doc); for these combines any grouping
 /// gives the sequential value, or is the one the program allowed. On one thread the
 /// copies would only add work, so the nest stays as it is.
-pub(crate) fn exact_private_copies(b: &Builder, op: Op, copies: i64) -> Result<Op, String> {
+pub(crate) fn exact_private_copies(b: &Builder, op: Op, copies: Copies) -> Result<Op, String> {
     let (nest, updates) = atomics::analyse(op)?;
     // An overwrite (no combine) is refused by `copies_of` with its own reason.
     if let Some(combine) = updates.iter().filter_map(|u| u.combine).find(|c| super::scans::regroupable(*c).is_none()) {
@@ -60,28 +82,32 @@ pub(crate) fn exact_private_copies(b: &Builder, op: Op, copies: i64) -> Result<O
             ir::op_name(combine)
         ));
     }
-    if copies < 2 {
+    if let Copies::Fixed(count) = copies
+        && count < 2
+    {
         return Err("a scatter, in source order: one thread, where private copies would only add work".into());
     }
-    copies_of(b, op, nest, updates, copies)
+    // Counted at run time, one thread runs the nest in order (the test of `copies_of`).
+    copies_of(b, op, nest, updates, copies, true)
 }
 
 /// Rewrites the `scf.for` nest `op` into `scf.if (8 · copies · m ≤ N) { the private-copy
 /// form } else { op }`, for `copies` threads; returns the `scf.if`, or why not (and
 /// changes nothing).
-pub(crate) fn private_copies(b: &Builder, op: Op, copies: i64) -> Result<Op, String> {
+pub(crate) fn private_copies(b: &Builder, op: Op, copies: Copies) -> Result<Op, String> {
     let (nest, updates) = atomics::analyse(op)?;
-    copies_of(b, op, nest, updates, copies)
+    copies_of(b, op, nest, updates, copies, false)
 }
 
 /// [`private_copies`] of the nest `op` that [`atomics::analyse`] found to be `nest` with
-/// `updates`.
+/// `updates`; with `two_or_more`, the test also asks for two copies or more.
 fn copies_of(
     b: &Builder,
     op: Op,
     nest: atomics::Nest,
     updates: Vec<atomics::Update>,
-    copies: i64,
+    copies: Copies,
+    two_or_more: bool,
 ) -> Result<Op, String> {
     if updates.iter().any(|u| u.combine.is_none()) {
         return Err("it overwrites elements with a constant, which has no identity to start private copies from".into());
@@ -92,7 +118,10 @@ fn copies_of(
         .collect::<Option<_>>()
         .ok_or("its combine has no identity known here")?;
     let buffers: Vec<Val> = updates.iter().map(|u| ir::operands(u.store)[1]).collect();
-    let copies = b.constant_index(op, copies);
+    let copies = match copies {
+        Copies::Fixed(count) => b.constant_index(op, count),
+        Copies::AtRunTime => threads_at_run_time(b, op),
+    };
 
     // The test, before the nest: N iterations against the copies' elements.
     let mut trips = b.constant_index(op, 1);
@@ -113,7 +142,12 @@ fn copies_of(
     let eight = b.constant_index(op, 8);
     let budget = b.binary(op, arith::divui, trips, eight);
     let budget = b.binary(op, arith::divui, budget, copies);
-    let worth = b.put1(op, arith::cmpi(b.context, CmpiPredicate::Ule, v(elements), v(budget), b.location));
+    let mut worth = b.put1(op, arith::cmpi(b.context, CmpiPredicate::Ule, v(elements), v(budget), b.location));
+    if two_or_more {
+        let two = b.constant_index(op, 2);
+        let several = b.put1(op, arith::cmpi(b.context, CmpiPredicate::Uge, v(copies), v(two), b.location));
+        worth = b.binary(op, arith::andi, worth, several);
+    }
     let (check, then_yield, else_yield) = b.if_else(op, worth, &[]);
 
     // The private copies: one row per thread, each buffer's elements in row-major order
@@ -194,6 +228,26 @@ fn copies_of(
 
     ir::move_before(op, else_yield);
     Ok(check)
+}
+
+/// `max(omp_get_max_threads(), 1)` as an index, before `anchor`.
+fn threads_at_run_time(b: &Builder, anchor: Op) -> Val {
+    // SAFETY: a builtin type of the builder's live context.
+    let i32_type = ty(unsafe { mlirIntegerTypeGet(b.context.to_raw(), 32) });
+    let call = b.put1(
+        anchor,
+        b.op("func.call")
+            .add_attributes(&[(
+                Identifier::new(b.context, "callee"),
+                FlatSymbolRefAttribute::new(b.context, MAX_THREADS_FUNCTION).into(),
+            )])
+            .add_results(&[i32_type])
+            .build()
+            .expect("valid func.call"),
+    );
+    let threads = b.put1(anchor, arith::index_cast(v(call), b.index(), b.location));
+    let one = b.constant_index(anchor, 1);
+    b.binary(anchor, arith::maxsi, threads, one)
 }
 
 /// The extents of every dimension of the buffer `buffer`, before `anchor` (defined
