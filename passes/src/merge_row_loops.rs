@@ -78,20 +78,22 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions
     Ok(())
 }
 
+/// The remark of a merge is `REMARK_START`, the merged array's type, `REMARK_END`.
+pub const REMARK_START: &str = "array-merge-row-loops: two loop nests over the same rows run as one; an array of ";
+pub const REMARK_END: &str = " between them is kept one row at a time";
+
 /// Merges every pair of loops the module doc allows, repeatedly (a merged loop may merge
-/// with the next one); returns how many merges were made.
-pub fn merge_row_loops(context: &Context, function: Op) -> usize {
-    let mut merged = 0;
+/// with the next one); returns the type of each array a merge keeps one row at a time
+/// (no longer written or read as a whole).
+pub fn merge_row_loops(context: &Context, function: Op) -> Vec<MlirType> {
+    let mut merged = Vec::new();
     while let Some(merge) = find_merge(function) {
         // SAFETY: a live op of the function.
         let location = unsafe { Location::from_raw(ir::location(merge.first)) };
-        let message = format!(
-            "array-merge-row-loops: two loop nests over the same rows run as one; an array of {} between them is kept one row at a time",
-            type_text(ir::value_type(merge.array))
-        );
+        let message = format!("{REMARK_START}{}{REMARK_END}", type_text(ir::value_type(merge.array)));
+        merged.push(ir::value_type(merge.array));
         merge.apply(context);
         emit_remark(location, &message);
-        merged += 1;
     }
     merged
 }
