@@ -18,7 +18,9 @@
 //! What is rewritten: `L1` and `L2`, `scf.parallel` ops of one block with the same
 //! bounds and steps (`reuse_buffers::same_size` on each), no reductions, `L2` after `L1`
 //! with only arithmetic, `memref.dim` and `memref.alloc` between them, and `M`, a
-//! `memref.alloc` of that block before `L1` with an identity layout. `L1`'s body, then
+//! `memref.alloc` of that block before `L1` with an identity layout and more dimensions
+//! than the loops have induction variables (a row per iteration; loops over elements
+//! themselves are the clustering's to fuse, not this pass's). `L1`'s body, then
 //! `L2`'s (its induction variables renamed to `L1`'s), become the body of `L1`; `M`
 //! becomes a buffer of its trailing dimensions allocated at the start of each iteration
 //! (the deallocation pipeline, which runs after, frees it at the iteration's end), and
@@ -82,9 +84,10 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions
 pub const REMARK_START: &str = "array-merge-row-loops: two loop nests over the same rows run as one; an array of ";
 pub const REMARK_END: &str = " between them is kept one row at a time";
 
-/// Merges every pair of loops the module doc allows, repeatedly (a merged loop may merge
-/// with the next one); returns the type of each array a merge keeps one row at a time
-/// (no longer written or read as a whole).
+/// Merges every pair of loops the module doc allows, one at a time, each found on the IR
+/// the earlier merges left (a merged loop allocates its row buffer in its body, which
+/// condition 2 refuses, so it merges no further); returns the type of each array a merge
+/// keeps one row at a time (no longer written or read as a whole).
 pub fn merge_row_loops(context: &Context, function: Op) -> Vec<MlirType> {
     let mut merged = Vec::new();
     while let Some(merge) = find_merge(function) {
