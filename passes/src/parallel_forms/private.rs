@@ -60,7 +60,8 @@ pub(crate) enum Copies {
     AtRunTime,
 }
 
-/// The OpenMP runtime function that [`Copies::AtRunTime`] calls.
+/// The OpenMP runtime function the private copies call when counted at run time
+/// (`copies-at-run-time=true`).
 pub const MAX_THREADS_FUNCTION: &str = "omp_get_max_threads";
 
 /// The default scatter form (`scatters=exact`): [`private_copies`] for `copies` ≥ 2
