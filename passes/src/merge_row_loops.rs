@@ -25,7 +25,10 @@
 //! becomes a buffer of its trailing dimensions allocated at the start of each iteration
 //! (the deallocation pipeline, which runs after, frees it at the iteration's end), and
 //! every access `M[ivs, rest]` becomes `row[rest]`; the ops between the loops move
-//! before `L1`.
+//! before `L1`. The allocation per iteration costs more than a short row saves, so a row
+//! must hold [`MIN_ROW_BYTES`] or more: a row of static size below it is not merged, and
+//! for a row of dynamic size an `scf.if` on its size runs the merged loop, or copies of
+//! `M`, `L1` and `L2` as they were.
 //!
 //! Why it is exact. Each condition is checked conservatively; any doubt keeps the loops:
 //!
@@ -58,9 +61,11 @@ use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_remark};
 use crate::ir::{self, Op, Val};
 use crate::parallel_forms::accesses::{load_buffer, load_indices, store_buffer, store_indices};
 use crate::reuse_buffers::same_size;
-use crate::to_loops::builder::{Builder, replace_and_erase, ty, vs};
+use crate::to_loops::builder::{Builder, replace_and_erase, ty, v, vs};
+use array_dialect::types::element_bytes;
 use melior::{
     Context,
+    dialect::arith::{self, CmpiPredicate},
     ir::{Identifier, Location, OperationRef, attribute::DenseI32ArrayAttribute},
 };
 use mlir_sys::*;
@@ -80,9 +85,22 @@ fn run<'c>(context: &'c Context, function: OperationRef<'c, '_>, _: &PassOptions
     Ok(())
 }
 
-/// The remark of a merge is `REMARK_START`, the merged array's type, `REMARK_END`.
-pub const REMARK_START: &str = "array-merge-row-loops: two loop nests over the same rows run as one; an array of ";
-pub const REMARK_END: &str = " between them is kept one row at a time";
+/// The remark of a merge is `REMARK_START`, the merged array's type, `REMARK_ROW`, the
+/// row buffer's type, `REMARK_END`.
+pub const REMARK_START: &str = "array-merge-row-loops: two loop nests over the same rows run as one where a row holds 4096 bytes or more; an array of ";
+pub const REMARK_ROW: &str = " between them is kept one row (";
+pub const REMARK_END: &str = ") at a time";
+/// Ends the remark of a merge whose rows are tested at run time: the code then holds both
+/// the merged loop and copies of the two loops.
+pub const REMARK_TESTED: &str = "; the two loops run as they were where rows are shorter (tested at run time)";
+
+/// The fewest bytes a row must hold for the merged loop to run: each iteration allocates
+/// and frees its row buffer (tens of nanoseconds with glibc's per-thread caches), which
+/// a short row's write and read (a few nanoseconds for a few cache lines) do not repay;
+/// 4096 bytes written and read again are about half a microsecond at 15 GB/s. A row of
+/// static size below it is not merged; a row of dynamic size is tested at run time, the
+/// two loops running as they were when it is shorter.
+pub const MIN_ROW_BYTES: i64 = 4096;
 
 /// Merges every pair of loops the module doc allows, one at a time, each found on the IR
 /// the earlier merges left (a merged loop allocates its row buffer in its body, which
@@ -90,12 +108,16 @@ pub const REMARK_END: &str = " between them is kept one row at a time";
 /// keeps one row at a time (no longer written or read as a whole).
 pub fn merge_row_loops(context: &Context, function: Op) -> Vec<MlirType> {
     let mut merged = Vec::new();
-    while let Some(merge) = find_merge(function) {
+    let mut short_row_copies: Vec<Op> = Vec::new();
+    while let Some(merge) = find_merge(function, &short_row_copies) {
         // SAFETY: a live op of the function.
         let location = unsafe { Location::from_raw(ir::location(merge.first)) };
-        let message = format!("{REMARK_START}{}{REMARK_END}", type_text(ir::value_type(merge.array)));
         merged.push(ir::value_type(merge.array));
-        merge.apply(context);
+        let (row, copies) = merge.apply(context);
+        let tested = if copies.is_empty() { "" } else { REMARK_TESTED };
+        short_row_copies.extend(copies);
+        let array = type_text(merged[merged.len() - 1]);
+        let message = format!("{REMARK_START}{array}{REMARK_ROW}{}{REMARK_END}{tested}", type_text(row));
         emit_remark(location, &message);
     }
     merged
@@ -109,9 +131,14 @@ struct Merge {
     array: Val,
 }
 
-fn find_merge(function: Op) -> Option<Merge> {
+/// The first pair of loops to merge, other than the copies kept for short rows.
+fn find_merge(function: Op, short_row_copies: &[Op]) -> Option<Merge> {
+    let copy = |op: Op| short_row_copies.iter().any(|c| ir::same_op(*c, op));
     for first in ir::collect(function, |op| ir::op_name(op) == "scf.parallel") {
         let Some(second) = next_parallel(first) else { continue };
+        if copy(first) || copy(second) {
+            continue;
+        }
         if !same_iteration_space(first, second) {
             continue;
         }
@@ -282,6 +309,22 @@ fn row_array(array: Val, first: Op, second: Op) -> bool {
     if !identity || (rank as usize) <= n {
         return false;
     }
+    // A row of static size must hold `MIN_ROW_BYTES` or more (one of dynamic size is
+    // tested at run time).
+    // SAFETY: queries of a live memref type.
+    let (element, row_dims) = unsafe {
+        (
+            element_bytes(melior::ir::Type::from_raw(mlirShapedTypeGetElementType(t))),
+            (n..rank as usize).map(|d| mlirShapedTypeGetDimSize(t, d as isize)).collect::<Vec<i64>>(),
+        )
+    };
+    let Some(element) = element else { return false };
+    // SAFETY: a plain query.
+    if row_dims.iter().all(|d| !unsafe { mlirShapedTypeIsDynamicSize(*d) })
+        && row_dims.iter().product::<i64>().saturating_mul(element as i64) < MIN_ROW_BYTES
+    {
+        return false;
+    }
     let leading = |indices: &[Val], ivs: &[Val]| indices.iter().zip(ivs).all(|(i, iv)| ir::same_value(*i, *iv));
     ir::uses(array).into_iter().all(|(user, operand)| match (ir::op_name(user).as_str(), operand) {
         ("memref.store", 1) => ir::is_within(user, first) && leading(&store_indices(user), &induction_variables(first)),
@@ -301,7 +344,9 @@ fn before(a: Op, b: Op) -> bool {
 }
 
 impl Merge {
-    fn apply(self, context: &Context) {
+    /// Rewrites the two loops; returns the row buffer's type and the copies of the loops
+    /// kept for short rows (none for a row of static size).
+    fn apply(self, context: &Context) -> (MlirType, Vec<Op>) {
         let Merge { first, second, array } = self;
         // SAFETY: live ops.
         let b = Builder { context, location: unsafe { Location::from_raw(ir::location(first)) } };
@@ -347,6 +392,40 @@ impl Merge {
             )
         };
         let row_sizes: Vec<Val> = (n..shape.len()).filter(|d| dynamic(*d)).map(size_of).collect();
+        let mut short_row_copies = Vec::new();
+        if !row_sizes.is_empty() {
+            // A row of dynamic size: the merged loop where it holds `MIN_ROW_BYTES` or more,
+            // else copies of the two loops and of the array as they were.
+            // SAFETY: the array's element type, a live type.
+            let element = element_bytes(unsafe { melior::ir::Type::from_raw(mlirShapedTypeGetElementType(t)) })
+                .expect("checked by row_array");
+            let mut row_bytes = b.constant_index(first, element as i64);
+            for (d, &size) in shape.iter().enumerate().skip(n) {
+                let extent = if dynamic(d) { size_of(d) } else { b.constant_index(first, size) };
+                row_bytes = b.binary(first, arith::muli, row_bytes, extent);
+            }
+            let least = b.constant_index(first, MIN_ROW_BYTES);
+            let long_rows = b.put1(first, arith::cmpi(context, CmpiPredicate::Uge, v(row_bytes), v(least), b.location));
+            let (_, then_yield, else_yield) = b.if_else(first, long_rows, &[]);
+            // SAFETY: clones of live ops, linked right away before the else branch's end;
+            // their operands are defined before the `scf.if` (the array's sizes, the
+            // loops' bounds, the ops moved before the first loop).
+            let copies: Vec<Op> = [alloc, first, second]
+                .iter()
+                .map(|op| unsafe {
+                    let copy = mlirOperationClone(*op);
+                    mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(else_yield), else_yield, copy);
+                    copy
+                })
+                .collect();
+            let array_copy = ir::results(copies[0])[0];
+            ir::replace_uses_where(array, array_copy, |user| {
+                ir::is_within(user, copies[1]) || ir::is_within(user, copies[2])
+            });
+            ir::move_before(first, then_yield);
+            ir::move_before(second, then_yield);
+            short_row_copies = copies[1..].to_vec();
+        }
         let start = ir::block_ops(body(first))[0];
         let row = ir::results(
             b.put(
@@ -393,6 +472,7 @@ impl Merge {
             ir::erase(second);
             ir::erase(alloc);
         }
+        (row_type, short_row_copies)
     }
 }
 
