@@ -59,7 +59,7 @@
 
 use crate::bridge::{PassDefinition, PassFailed, PassOptions, emit_remark};
 use crate::ir::{self, Op, Val};
-use crate::parallel_forms::accesses::{load_buffer, load_indices, store_buffer, store_indices};
+use crate::parallel_forms::accesses::{self, load_buffer, load_indices, store_buffer, store_indices};
 use crate::reuse_buffers::same_size;
 use crate::to_loops::builder::{Builder, replace_and_erase, ty, v, vs};
 use array_dialect::types::element_bytes;
@@ -237,22 +237,10 @@ fn body_accesses(parallel: Op) -> Option<BodyAccesses> {
     for top in ir::block_ops(body(parallel)) {
         ops.extend(ir::collect(top, |_| true));
     }
+    // The ops the parallel forms allow in a loop body whose iterations run in parallel,
+    // and the loop's own terminator.
     let allowed = |op: &Op| {
-        let name = ir::op_name(*op);
-        ["arith.", "math.", "complex.", "index."].iter().any(|p| name.starts_with(p))
-            || matches!(
-                name.as_str(),
-                "scf.for"
-                    | "scf.if"
-                    | "scf.yield"
-                    | "scf.while"
-                    | "scf.condition"
-                    | "memref.load"
-                    | "memref.store"
-                    | "memref.dim"
-                    | "ub.poison"
-            )
-            || (name == "scf.reduce" && ir::same_op(*op, ir::terminator(body(parallel))))
+        accesses::allowed(*op) || (ir::op_name(*op) == "scf.reduce" && ir::same_op(*op, ir::terminator(body(parallel))))
     };
     if !ops.iter().all(allowed) {
         return None;

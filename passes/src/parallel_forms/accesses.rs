@@ -80,10 +80,11 @@ pub(crate) fn store_indices(store: Op) -> Vec<Val> {
 }
 
 /// Whether `op` may appear in a loop body whose iterations are to run in parallel
-/// (`atomics`, `scans`): pure arithmetic, structured control flow, loads, stores and
-/// shape queries. Anything else (a call, a copy, an allocation) could have effects that
-/// order the iterations in a way the analyses do not see.
-fn allowed(op: Op) -> bool {
+/// (`atomics`, `scans`, and `merge_row_loops`' two bodies): pure arithmetic, structured
+/// control flow, loads, stores and shape queries. Anything else (a call, a copy, an
+/// allocation) could have effects that order the iterations in a way the analyses do
+/// not see.
+pub(crate) fn allowed(op: Op) -> bool {
     let name = ir::op_name(op);
     ["arith.", "math.", "complex.", "index."].iter().any(|p| name.starts_with(p))
         || matches!(
