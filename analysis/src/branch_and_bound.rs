@@ -98,7 +98,7 @@ fn improve(
         graph,
         cost,
         bound: PartialBound::new(graph, cost),
-        orders: OrderChoice::new(graph, cost, &precedence),
+        orders: OrderChoice::new(graph, cost, &precedence, deadline),
         precedence,
         sequence,
         block,
@@ -218,7 +218,7 @@ impl Precedence {
 }
 
 /// The traversal orders of one cluster: the cheapest legal assignment, found by trying
-/// every one.
+/// every one, until the search's deadline.
 ///
 /// Why per cluster: every validator rule about orders (rules 5 to 8) concerns the nodes
 /// of one cluster (their own orders, the edges between them, and whether their arrays
@@ -237,9 +237,15 @@ impl Precedence {
 /// of fixed order, or whose array a fused gather reads, has that order; every other
 /// class takes each order of `0..=g+1` (rule 5's range). Results are cached by member
 /// set, since the search meets the same cluster in many partitions.
+///
+/// The assignments are (g+2)^(free classes), so one cluster can take longer than the
+/// whole time limit: the enumeration checks the deadline at every assignment and, when
+/// it passes, returns [`OrdersStopped`] instead of an answer, which is neither cached nor
+/// taken to mean that no order is legal.
 struct OrderChoice<'g> {
     graph: &'g Graph,
     cost: &'g CostFunction,
+    deadline: Option<Instant>,
     max_order: Order,
     cache: HashMap<Vec<usize>, Option<Vec<(usize, Order)>>>,
     default_orders: Vec<Order>,
@@ -247,10 +253,11 @@ struct OrderChoice<'g> {
 }
 
 impl<'g> OrderChoice<'g> {
-    fn new(graph: &'g Graph, cost: &'g CostFunction, precedence: &Precedence) -> Self {
+    fn new(graph: &'g Graph, cost: &'g CostFunction, precedence: &Precedence, deadline: Option<Instant>) -> Self {
         OrderChoice {
             graph,
             cost,
+            deadline,
             max_order: graph.gather_count() + 1,
             cache: HashMap::new(),
             default_orders: Clustering::unfused(graph).output_orders,
@@ -260,16 +267,20 @@ impl<'g> OrderChoice<'g> {
 
     /// The cheapest legal orders of the cluster `members` (sorted node indices), as
     /// (node, order) pairs; `None` when no assignment is legal.
-    fn choose(&mut self, precedence: &Precedence, members: &[usize]) -> Option<Vec<(usize, Order)>> {
+    fn choose(
+        &mut self,
+        precedence: &Precedence,
+        members: &[usize],
+    ) -> Result<Option<Vec<(usize, Order)>>, OrdersStopped> {
         if let Some(known) = self.cache.get(members) {
-            return known.clone();
+            return Ok(known.clone());
         }
-        let chosen = self.search(precedence, members);
+        let chosen = self.search(precedence, members)?;
         self.cache.insert(members.to_vec(), chosen.clone());
-        chosen
+        Ok(chosen)
     }
 
-    fn search(&self, precedence: &Precedence, members: &[usize]) -> Option<Vec<(usize, Order)>> {
+    fn search(&self, precedence: &Precedence, members: &[usize]) -> Result<Option<Vec<(usize, Order)>>, OrdersStopped> {
         let g = self.graph;
         let inside = |v: usize| members.binary_search(&v).is_ok();
         // Classes of nodes with one order (union-find over the fused in-order edges).
@@ -296,14 +307,14 @@ impl<'g> OrderChoice<'g> {
             if let Some(order) = g.node(NodeId(v)).kind.fixed_output_order()
                 && !force(&mut class, v, order)
             {
-                return None;
+                return Ok(None);
             }
         }
         for e in g.edges.iter().filter(fused) {
             if let Access::GatherSource { label } = e.access
                 && !force(&mut class, e.from.0, label)
             {
-                return None;
+                return Ok(None);
             }
         }
         let mut roots: Vec<usize> = members.iter().map(|&v| find(&mut class, v)).collect();
@@ -315,11 +326,14 @@ impl<'g> OrderChoice<'g> {
         // The clustering with this cluster fused and every other node alone.
         let mut groups: Vec<Vec<usize>> = vec![members.to_vec()];
         groups.extend(self.topological.iter().copied().filter(|v| !inside(*v)).map(|v| vec![v]));
-        let clusters = precedence.execution_order(g.nodes.len(), &groups)?;
+        let Some(clusters) = precedence.execution_order(g.nodes.len(), &groups) else { return Ok(None) };
 
         let mut best: Option<(f64, Vec<(usize, Order)>)> = None;
         let mut values = vec![0 as Order; free.len()];
         loop {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(OrdersStopped);
+            }
             let order_of = |root: usize| {
                 forced.get(&root).copied().unwrap_or_else(|| values[free.binary_search(&root).expect("a free root")])
             };
@@ -339,7 +353,7 @@ impl<'g> OrderChoice<'g> {
             let mut i = 0;
             loop {
                 if i == values.len() {
-                    return best.map(|(_, a)| a);
+                    return Ok(best.map(|(_, a)| a));
                 }
                 if values[i] < self.max_order {
                     values[i] += 1;
@@ -351,6 +365,9 @@ impl<'g> OrderChoice<'g> {
         }
     }
 }
+
+/// The deadline passed while [`OrderChoice`] enumerated a cluster's orders.
+struct OrdersStopped;
 
 struct BranchAndBound<'g> {
     graph: &'g Graph,
@@ -472,12 +489,18 @@ impl BranchAndBound<'_> {
             let mut members = self.members[b].clone();
             members.sort_unstable();
             match self.orders.choose(&self.precedence, &members) {
-                Some(assignment) => {
+                Ok(Some(assignment)) => {
                     for (v, o) in assignment {
                         orders[v] = o;
                     }
                 }
-                None => return,
+                Ok(None) => return,
+                Err(OrdersStopped) => {
+                    // Cut short: this partition is not judged, and the search ends as
+                    // at any other deadline (its answer is not proven).
+                    self.stopped = true;
+                    return;
+                }
             }
         }
         let Some(clusters) = self.precedence.execution_order(self.graph.nodes.len(), &self.members) else { return };
@@ -540,5 +563,25 @@ mod tests {
         let found = improve(&g, &cost, Some((value, unfused.clone())), Some(Instant::now()));
         assert!(!found.complete);
         assert_eq!((found.clustering, found.cost, found.visited), (unfused, value, 1));
+    }
+
+    /// A cluster's order enumeration past the deadline stops with `OrdersStopped`, not
+    /// with "no legal order", and caches nothing (a later search must not take the cut
+    /// short answer for the cluster's); without a deadline the same cluster gets its
+    /// orders and a cache entry.
+    #[test]
+    fn an_order_search_past_its_deadline_stops_and_caches_nothing() {
+        let g = small_program(6, 3);
+        let cost = CostFunction::single(CostModel::ReadsWrites);
+        let precedence = Precedence::new(&g).expect("the random program's precedences are acyclic");
+        let loop_node = precedence.topological.iter().copied().find(|&v| !g.is_barrier(NodeId(v)));
+        let members = vec![loop_node.expect("a combinator")];
+        let mut late = OrderChoice::new(&g, &cost, &precedence, Some(Instant::now()));
+        assert!(late.choose(&precedence, &members).is_err());
+        assert!(late.cache.is_empty());
+        let mut timely = OrderChoice::new(&g, &cost, &precedence, None);
+        let orders = timely.choose(&precedence, &members).ok().flatten();
+        assert_eq!(orders.map(|a| a.len()), Some(1), "one node alone has one legal order assignment");
+        assert_eq!(timely.cache.len(), 1);
     }
 }
