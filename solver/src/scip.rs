@@ -227,7 +227,8 @@ fn build(
     objective: bool,
 ) -> Result<(russcip::Model<ProblemCreated>, Vec<russcip::Variable>), SolveError> {
     let threads = thread_count(limits);
-    // `FUSION_SCIP_LOG=1` shows SCIP's own log (on stdout) to study a slow solve.
+    // `FUSION_SCIP_LOG=1` shows SCIP's own log and, after a solve in one thread, its
+    // statistics (on stdout) to study a slow solve.
     let verbosity = if std::env::var_os("FUSION_SCIP_LOG").is_some() { 4 } else { 0 };
     let mut scip = russcip::Model::try_new()
         .map_err(solver_error)?
@@ -353,7 +354,15 @@ fn run(scip: russcip::Model<ProblemCreated>, limits: &Limits) -> Result<russcip:
         unsafe { russcip::ffi::SCIPsetMessagehdlrQuiet(scip.scip_ptr(), 1) };
         scip.try_solve_concurrent().map_err(solver_error)
     } else {
-        scip.try_solve().map_err(solver_error)
+        let solved = scip.try_solve().map_err(solver_error)?;
+        if std::env::var_os("FUSION_SCIP_LOG").is_some() {
+            // With the log, SCIP's statistics too (time per LP, separator, heuristic;
+            // nodes; root bound), which tell where a slow solve spends its time.
+            // SAFETY: the pointer is the live, solved SCIP instance owned by `solved`;
+            // a null file is stdout.
+            unsafe { russcip::ffi::SCIPprintStatistics(solved.scip_ptr(), std::ptr::null_mut()) };
+        }
+        Ok(solved)
     }
 }
 
