@@ -236,8 +236,9 @@ fn analyse(path: &Path, options: &Options) -> Result<FileAnalysis, String> {
 /// The cost functions of the objective table, each with the formulation that optimises
 /// it (seed 001's weighted objective exists only in its own formulation; max-locality in
 /// none, so its rows have no ILP column). The two charges (`gathered-folds`,
-/// `chained-gathers`) get no rows of their own: alone, every clustering that leaves
-/// gathers unfused costs 0, the unfused one among them. Instead the pipeline's default,
+/// `chained-gathers`) get no rows of their own: alone, every clustering that runs no fold
+/// or gather in the order of a gather that loads its indices costs 0, the unfused one
+/// among them. Instead the pipeline's default,
 /// which adds them to `reads-writes`, has its row.
 fn objective_models() -> Vec<(CostFunction, Formulation)> {
     let charges = [CostModel::GatheredFolds, CostModel::ChainedGathers];
