@@ -235,10 +235,11 @@ impl Precedence {
 /// The assignments tried: over a fusible edge read in the consumer's order, producer
 /// and consumer have one order (rule 5, so they form one class); a class with a node
 /// of fixed order, or whose array a fused gather reads, has that order; every other
-/// class takes each order of `0..=g+1` (rule 5's range). Results are cached by member
+/// class takes 0, 1 and each order something else in the cluster is read in (the rest of
+/// rule 5's range `0..=g+1` is never needed: proof in `search`). Results are cached by member
 /// set, since the search meets the same cluster in many partitions.
 ///
-/// The assignments are (g+2)^(free classes), so one cluster can take longer than the
+/// The assignments are exponential in the free classes, so one cluster can take longer than the
 /// whole time limit: the enumeration checks the deadline at every assignment and, when
 /// it passes, returns [`OrdersStopped`] instead of an answer, which is neither cached nor
 /// taken to mean that no order is legal.
@@ -328,14 +329,42 @@ impl<'g> OrderChoice<'g> {
         groups.extend(self.topological.iter().copied().filter(|v| !inside(*v)).map(|v| vec![v]));
         let Some(clusters) = precedence.execution_order(g.nodes.len(), &groups) else { return Ok(None) };
 
+        // The orders a free class may take: 0, 1, and the orders something else in the
+        // cluster is read in (a forced class's order, a member gather's label).
+        //
+        // **Why no other order is needed.** Take a legal assignment and move every free
+        // class whose order k is none of these to 0. Rule 5 holds: a free class has no
+        // node of fixed order, 0 is in range and never backward, and its fused in-order
+        // edges stay inside the class. Rule 6 only constrains orders ≥ 2. Rule 7 joins
+        // two nodes reading one parent in one order: a class at such a k can be joined
+        // at k only with another free class at k (no forced class and no gather source
+        // read is at k), which moves to 0 with it. Rule 8 changes nothing: a node in
+        // order k runs in the space of a member gather labelled k, and there is none.
+        // The cost does not rise: reads are counted per (array, cluster, order), and
+        // moving orders to 0 only merges such groups; the charges count orders at or
+        // above a gather label, never 0. So the cheapest legal assignment is among these.
+        let mut candidates: Vec<Order> = vec![0, 1.min(self.max_order)];
+        candidates.extend(forced.values().copied());
+        candidates.extend(members.iter().filter_map(|&v| match g.node(NodeId(v)).kind {
+            NodeKind::Gather { label } => Some(label),
+            _ => None,
+        }));
+        candidates.retain(|&o| o <= self.max_order);
+        candidates.sort_unstable();
+        candidates.dedup();
+
         let mut best: Option<(f64, Vec<(usize, Order)>)> = None;
-        let mut values = vec![0 as Order; free.len()];
+        // Per free class, the index of its order in `candidates`.
+        let mut values = vec![0usize; free.len()];
         loop {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return Err(OrdersStopped);
             }
             let order_of = |root: usize| {
-                forced.get(&root).copied().unwrap_or_else(|| values[free.binary_search(&root).expect("a free root")])
+                forced
+                    .get(&root)
+                    .copied()
+                    .unwrap_or_else(|| candidates[values[free.binary_search(&root).expect("a free root")]])
             };
             let assignment: Vec<(usize, Order)> = root_of.iter().map(|&(v, r)| (v, order_of(r))).collect();
             let mut orders = self.default_orders.clone();
@@ -349,13 +378,13 @@ impl<'g> OrderChoice<'g> {
                     best = Some((value, assignment));
                 }
             }
-            // The next assignment of the free classes (an odometer over 0..=max_order).
+            // The next assignment of the free classes (an odometer over `candidates`).
             let mut i = 0;
             loop {
                 if i == values.len() {
                     return Ok(best.map(|(_, a)| a));
                 }
-                if values[i] < self.max_order {
+                if values[i] + 1 < candidates.len() {
                     values[i] += 1;
                     break;
                 }
