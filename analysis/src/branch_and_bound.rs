@@ -343,7 +343,7 @@ impl<'g> OrderChoice<'g> {
         // The cost does not rise: reads are counted per (array, cluster, order), and
         // moving orders to 0 only merges such groups; the charges count orders at or
         // above a gather label, never 0. So the cheapest legal assignment is among these.
-        let mut candidates: Vec<Order> = vec![0, 1.min(self.max_order)];
+        let mut candidates: Vec<Order> = vec![0, 1];
         candidates.extend(forced.values().copied());
         candidates.extend(members.iter().filter_map(|&v| match g.node(NodeId(v)).kind {
             NodeKind::Gather { label } => Some(label),
