@@ -1,0 +1,81 @@
+//! The LP bound of the `combined` model of random programs: every variable relaxed to
+//! continuous, its cycle inequalities (`cycle_cuts.rs`) separated round after round
+//! until none is violated; then the same with every row that mentions a position π
+//! left out. Equal bounds mean the rows on π add nothing to the relaxation once the
+//! cycle inequalities are in (`docs/fusion-ilp.md`, "Where the bound is weak").
+//!
+//! `cargo run --release -p fusion-analysis --features generators --example lp_bound -- SIZE SEEDS [COST]`
+//! (COST defaults to `reads-writes`, fusion-bench's default).
+
+use fusion_analysis::cost::CostFunction;
+use fusion_analysis::cycle_cuts::CycleCuts;
+use fusion_analysis::formulation::{Formulation, build};
+use fusion_analysis::random::random_graph;
+use fusion_solver::{Limits, Model, VarKind, solve};
+use std::process::ExitCode;
+
+/// The LP optimum of `model` with the cycle inequalities of `cuts` added until none is
+/// violated, and the number of LP solves that took.
+fn separated_lp_bound(mut model: Model, cuts: &CycleCuts) -> Result<(f64, usize), String> {
+    for v in &mut model.variables {
+        v.kind = VarKind::Continuous;
+    }
+    for round in 1.. {
+        let solution = solve(&model, &Limits { time_seconds: 600.0, ..Limits::default() })
+            .map_err(|e| format!("the LP relaxation did not solve: {e}"))?;
+        let violated = cuts.violated(&solution.values);
+        if violated.is_empty() {
+            return Ok((solution.objective, round));
+        }
+        model.rows.extend(violated.into_iter().map(|(_, row)| row));
+    }
+    unreachable!("the loop returns")
+}
+
+fn run(size: usize, seeds: u64, cost: &CostFunction) -> Result<(), String> {
+    println!("program               rows  LP bound (solves)  rows without π  LP bound without π (solves)");
+    for seed in 0..seeds {
+        let graph = random_graph(size, seed);
+        let ilp = build(&graph, Formulation::Combined, cost).map_err(|e| e.to_string())?;
+        let cuts = ilp.cycle_cuts.as_ref().ok_or("the combined model has no cycle inequalities")?;
+        let (bound, rounds) = separated_lp_bound(ilp.model.clone(), cuts)?;
+        let mut without_pi = ilp.model.clone();
+        let is_pi: Vec<bool> = without_pi.variables.iter().map(|v| v.name.starts_with("pi_")).collect();
+        without_pi.rows.retain(|row| !row.terms.iter().any(|(v, _)| is_pi[v.0]));
+        let kept = without_pi.rows.len();
+        let (bound_without, rounds_without) = separated_lp_bound(without_pi, cuts)?;
+        let offset = ilp.objective_offset;
+        println!(
+            "random n={size} seed={seed:<3} {:>6}  {:>9.3} ({rounds:>2})  {kept:>14}  {:>9.3} ({rounds_without:>2})",
+            ilp.model.rows.len(),
+            bound + offset,
+            bound_without + offset
+        );
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: lp_bound SIZE SEEDS [COST]";
+    let (Some(size), Some(seeds)) =
+        (args.first().and_then(|s| s.parse().ok()), args.get(1).and_then(|s| s.parse().ok()))
+    else {
+        eprintln!("{usage}");
+        return ExitCode::from(2);
+    };
+    let cost = match args.get(2).map_or("reads-writes", String::as_str).parse::<CostFunction>() {
+        Ok(cost) => cost,
+        Err(e) => {
+            eprintln!("lp_bound: {e}\n{usage}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(size, seeds, &cost) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("lp_bound: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
