@@ -82,6 +82,12 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts) as Box<dyn CutSeparator>),
         start: start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default(),
     };
+    if fusion_solver::sequential_with_separator(&options.limits, &hooks).threads < options.limits.threads {
+        warnings.push(format!(
+            "threads={} was asked for, but the solve ran in one thread: SCIP's concurrent solver would drop the model's cycle inequalities, which make its bound (docs/fusion-ilp.md)",
+            options.limits.threads
+        ));
+    }
     // The time limit covers the warm start and what follows the solve too, so a user's
     // limit is the wall time.
     let after_solve = options.limits.time_seconds * AFTER_SOLVE_SHARE;

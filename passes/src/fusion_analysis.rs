@@ -70,7 +70,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "threads",
-            description: "Solver threads",
+            description: "Solver threads (SCIP's concurrent solver); the combined formulation's cycle inequalities need one thread, so there it solves in one thread and warns",
             default: || Limits::default().threads.to_string(),
         },
         PassOption {
