@@ -16,7 +16,7 @@ use std::time::Instant;
 
 fn report(what: &str, solution: &Solution, offset: f64, seconds: f64) {
     println!(
-        "{what}: {:?}, objective {}, bound {:.1}, {seconds:.1} s",
+        "{what}: {:?}, objective {:.1}, bound {:.1}, {seconds:.1} s",
         solution.status,
         solution.objective + offset,
         solution.dual_bound + offset
