@@ -66,6 +66,9 @@ pub struct CycleCuts {
     nodes: usize,
     links: Vec<Link>,
     arcs: Vec<Arc>,
+    /// Pairs of nodes that are never in one cluster (incompatible iteration sizes):
+    /// no path of active links may join them.
+    conflicts: Vec<(usize, usize)>,
     /// At most this many rows per call, the most violated first.
     max_rows: usize,
 }
@@ -75,7 +78,92 @@ const EPSILON: f64 = 1e-6;
 
 impl CycleCuts {
     pub fn new(nodes: usize, links: Vec<Link>, arcs: Vec<Arc>) -> Self {
-        CycleCuts { nodes, links, arcs, max_rows: 100 + 2 * nodes }
+        CycleCuts { nodes, links, arcs, conflicts: Vec::new(), max_rows: 100 + 2 * nodes }
+    }
+
+    /// The same, with pairs of nodes that may never be in one cluster.
+    pub fn with_conflicts(mut self, conflicts: Vec<(usize, usize)>) -> Self {
+        self.conflicts = conflicts;
+        self
+    }
+
+    /// The clusters of an integral point and their execution order: per node, 0 for
+    /// the nodes in `at_zero` (arguments), else the 1-based position of its cluster
+    /// (the components of the active links) in a topological order of the arcs between
+    /// clusters (ties by smallest node). An error when the point has a strict arc inside
+    /// a cluster, a conflict pair in one cluster or a cycle between clusters: the
+    /// separator's rows (cycle and conflict rows) all hold exactly when none of these
+    /// happens, which is what makes them a complete description ([`Self::violated`]).
+    pub fn positions(&self, values: &[f64], at_zero: &[bool]) -> Result<Vec<usize>, String> {
+        let n = self.nodes;
+        let mut parent: Vec<usize> = (0..n).collect();
+        fn find(p: &mut [usize], mut i: usize) -> usize {
+            while p[i] != i {
+                p[i] = p[p[i]];
+                i = p[i];
+            }
+            i
+        }
+        for link in &self.links {
+            if self.weight(link, values) < 0.5 {
+                let (a, b) = (find(&mut parent, link.u), find(&mut parent, link.v));
+                parent[a.max(b)] = a.min(b);
+            }
+        }
+        let component: Vec<usize> = (0..n).map(|v| find(&mut parent, v)).collect();
+        for &(a, c) in &self.conflicts {
+            if component[a] == component[c] {
+                return Err(format!("nodes {a} and {c}, whose iteration sizes are incompatible, are in one cluster"));
+            }
+        }
+        let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut entering = vec![0usize; n];
+        for arc in &self.arcs {
+            let (from, to) = (component[arc.from], component[arc.to]);
+            if from == to {
+                if self.strictness(arc, values) > 0.5 {
+                    return Err(format!("the strict arc {} → {} lies inside one cluster", arc.from, arc.to));
+                }
+                continue;
+            }
+            successors[from].push(to);
+            entering[to] += 1;
+        }
+        // Kahn's algorithm over the clusters, smallest representative first.
+        let mut ready: std::collections::BTreeSet<usize> =
+            (0..n).filter(|&v| component[v] == v && entering[v] == 0).collect();
+        let mut position = vec![0usize; n];
+        let mut next = 1;
+        let mut placed = 0;
+        let zero_cluster: Vec<bool> = {
+            let mut z = vec![false; n];
+            for v in (0..n).filter(|&v| at_zero.get(v).copied().unwrap_or(false)) {
+                z[component[v]] = true;
+            }
+            z
+        };
+        while let Some(c) = ready.pop_first() {
+            placed += 1;
+            if zero_cluster[c] {
+                if entering_from_loops(&self.arcs, &component, &zero_cluster, c) {
+                    return Err(format!("node {c} must come first, but an arc enters it"));
+                }
+            } else {
+                position[c] = next;
+                next += 1;
+            }
+            for &s in &successors[c] {
+                entering[s] -= 1;
+                if entering[s] == 0 {
+                    ready.insert(s);
+                }
+            }
+        }
+        let clusters = (0..n).filter(|&v| component[v] == v).count();
+        if placed < clusters {
+            return Err("the clusters form a cycle".to_string());
+        }
+        Ok((0..n).map(|v| position[component[v]]).collect())
     }
 
     fn weight(&self, link: &Link, values: &[f64]) -> f64 {
@@ -145,8 +233,64 @@ impl CycleCuts {
             }
             touched.clear();
         }
+        found.extend(self.violated_conflicts(values, &weights));
         found.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
         found.truncate(self.max_rows);
+        found
+    }
+
+    /// Conflict rows: for a pair that is never in one cluster and a path P of links
+    /// between them, `Σ_{l ∈ P} w_l ≥ 1` (some link of P is inactive).
+    ///
+    /// **Proof.** Active links join one cluster; if every link of P were active the
+    /// pair would share a cluster. ∎
+    fn violated_conflicts(&self, values: &[f64], weights: &[f64]) -> Vec<(f64, Row)> {
+        if self.conflicts.is_empty() {
+            return Vec::new();
+        }
+        let _ = values;
+        let n = self.nodes;
+        let mut adjacent: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); n];
+        for (k, link) in self.links.iter().enumerate() {
+            adjacent[link.u].push((link.v, Some(k)));
+            adjacent[link.v].push((link.u, Some(k)));
+        }
+        let mut found = Vec::new();
+        let mut distance = vec![f64::INFINITY; n];
+        let mut came_from: Vec<Option<(usize, Option<usize>)>> = vec![None; n];
+        let mut touched = Vec::new();
+        for &(a, c) in &self.conflicts {
+            shortest_walks(a, 1.0, &adjacent, weights, &mut distance, &mut came_from, &mut touched);
+            if distance[c] + EPSILON < 1.0 {
+                let mut terms = Vec::new();
+                let mut z_links = 0.0;
+                let mut at = c;
+                while at != a {
+                    let Some((previous, Some(l))) = came_from[at] else { break };
+                    let link = self.links[l];
+                    if link.active_at_zero {
+                        terms.push((link.var, -1.0));
+                    } else {
+                        terms.push((link.var, 1.0));
+                        z_links += 1.0;
+                    }
+                    at = previous;
+                }
+                // Σ x + Σ (1 − z) ≥ 1, written −Σ x + Σ z ≤ |z links| − 1.
+                let row = Row {
+                    name: format!("conflict_{a}_{c}_{}", terms.len()),
+                    terms,
+                    lower: f64::NEG_INFINITY,
+                    upper: z_links - 1.0,
+                };
+                found.push((1.0 - distance[c], row));
+            }
+            for &t in &touched {
+                distance[t] = f64::INFINITY;
+                came_from[t] = None;
+            }
+            touched.clear();
+        }
         found
     }
 
@@ -180,6 +324,11 @@ impl CycleCuts {
             upper,
         })
     }
+}
+
+/// Whether an arc from a cluster not in `zero` enters cluster `c`.
+fn entering_from_loops(arcs: &[Arc], component: &[usize], zero: &[bool], c: usize) -> bool {
+    arcs.iter().any(|arc| component[arc.to] == c && component[arc.from] != c && !zero[component[arc.from]])
 }
 
 impl CutSeparator for CycleCuts {

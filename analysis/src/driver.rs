@@ -78,9 +78,14 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     let warm_start_ms = started.elapsed().as_secs_f64() * 1000.0;
     let warm_start_found =
         start.as_ref().map(|c| WarmStart { objective: evaluate_function(graph, c, &options.cost), ms: warm_start_ms });
+    // SCIP solves the model without its rows on π where the cycle rows can stand in for
+    // them as lazy rows (`Ilp::lazy_model`); its answer is completed and checked
+    // against the full model below.
+    let lazy_model = ilp.lazy_model();
     let hooks = Hooks {
         separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts) as Box<dyn CutSeparator>),
         start: start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default(),
+        lazy: lazy_model.is_some(),
     };
     if fusion_solver::sequential_with_separator(&options.limits, &hooks).threads < options.limits.threads {
         warnings.push(format!(
@@ -95,7 +100,18 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         time_seconds: (options.limits.time_seconds - started.elapsed().as_secs_f64() - after_solve).max(0.0),
         ..options.limits
     };
-    let solved = fusion_solver::solve_with(&ilp.model, &limits, hooks);
+    let solved = match &lazy_model {
+        Some(model) => fusion_solver::solve_with(model, &limits, hooks).and_then(|mut solution| {
+            ilp.complete_positions(&mut solution.values).map_err(|e| {
+                SolveError::Solver(format!("the solver's answer has no legal order of its clusters: {e}"))
+            })?;
+            fusion_solver::check_feasible(&ilp.model, &solution.values, FULL_MODEL_TOLERANCE).map_err(|violation| {
+                SolveError::Solver(format!("the solver's answer, completed with positions, violates {violation}"))
+            })?;
+            Ok(solution)
+        }),
+        None => fusion_solver::solve_with(&ilp.model, &limits, hooks),
+    };
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
     let (variables, rows) = (ilp.model.variables.len(), ilp.model.rows.len());
 
@@ -242,6 +258,10 @@ const LOCAL_SEARCH_SHARE: f64 = 0.1;
 /// the clustering back, validating and pricing it, and freeing SCIP's problem. At 1000
 /// combinators (fusion-bench, 30 s) that took about 65 ms past the limit.
 const AFTER_SOLVE_SHARE: f64 = 0.01;
+
+/// How far a completed answer of the lazy model may miss a row of the full model: the
+/// solver's own check of its answers.
+const FULL_MODEL_TOLERANCE: f64 = fusion_solver::scip::SOLUTION_CHECK_TOLERANCE;
 
 /// The greedy passes' cap: [`GREEDY_SHARE`] of the limit, at least [`GREEDY_MIN_SECONDS`].
 fn greedy_budget(options: &AnalysisOptions) -> Duration {

@@ -96,6 +96,11 @@ pub struct Ilp {
     pub objective_offset: f64,
     /// The model's cycle inequalities, separated during the solve (`combined` only).
     pub cycle_cuts: Option<CycleCuts>,
+    /// Pairs kept in different π levels for their iteration sizes, with the binary that
+    /// says which comes first ([`separate_incompatible_sizes`]).
+    size_pairs: Vec<(NodeId, NodeId, VarId)>,
+    /// Whether the objective counts clusters through π ([`add_cluster_count`]).
+    counts_clusters: bool,
 }
 
 /// Variables and rows are named after nodes; names of nodes are SSA names that may
@@ -204,6 +209,10 @@ struct Builder<'g> {
     /// numbered 1, 2, …, C in π ([`pi_bounds`]: `combined` only), which the cluster count
     /// uses (`add_cluster_count`).
     compact_pi: bool,
+    /// See [`Ilp::size_pairs`].
+    size_pairs: Vec<(NodeId, NodeId, VarId)>,
+    /// See [`Ilp::counts_clusters`].
+    counts_clusters: bool,
 }
 
 impl<'g> Builder<'g> {
@@ -223,6 +232,8 @@ impl<'g> Builder<'g> {
             apart: None,
             order_conflicts: BTreeSet::new(),
             compact_pi: false,
+            size_pairs: Vec::new(),
+            counts_clusters: false,
         }
     }
 
@@ -529,7 +540,17 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
             b.model.heuristics = Heuristics::WarmStartOnly;
         }
     }
-    Ok(Ilp { formulation, model: b.model, pi: b.pi, order: b.order, x: b.x, objective_offset: offset, cycle_cuts })
+    Ok(Ilp {
+        formulation,
+        model: b.model,
+        pi: b.pi,
+        order: b.order,
+        x: b.x,
+        objective_offset: offset,
+        cycle_cuts,
+        size_pairs: b.size_pairs,
+        counts_clusters: b.counts_clusters,
+    })
 }
 
 /// The largest model (in variables) solved with the warm start as its only primal
@@ -840,6 +861,7 @@ fn separate_incompatible_sizes(b: &mut Builder, order_upper: &[u32]) {
                 continue; // already in different π levels
             }
             let y = b.model.add_variable(format!("y_{}_{}", a.0, c.0), VarKind::Binary, 0.0, 1.0);
+            b.size_pairs.push((a, c, y));
             let (pa, pc) = (b.pi[a.0], b.pi[c.0]);
             // y = 0: π_c ≥ π_a + 1; y = 1: π_a ≥ π_c + 1.
             b.row(
@@ -1180,7 +1202,8 @@ fn cycle_separator(b: &Builder, readers: &[ArrayReaders]) -> CycleCuts {
             },
         })
         .collect();
-    CycleCuts::new(graph.nodes.len(), links, arcs)
+    let conflicts = b.size_pairs.iter().map(|&(a, c, _)| (a.0, c.0)).collect();
+    CycleCuts::new(graph.nodes.len(), links, arcs).with_conflicts(conflicts)
 }
 
 /// The links that put two nodes in one cluster of the read-back: a fusible pair with
@@ -1608,6 +1631,7 @@ fn add_share_transitivity(b: &mut Builder, array: &ArrayReaders) {
 /// barriers are. Returns the constant part.
 fn add_cluster_count(b: &mut Builder, readers: &[ArrayReaders], w: f64) -> f64 {
     let graph = b.graph;
+    b.counts_clusters = true;
     let n = graph.nodes.len() as f64;
     let loops = graph.nodes.iter().filter(|nd| nd.kind != NodeKind::Input).count() as f64;
     // (u, v, variable, active when the variable is 0 (an x) or 1 (a z)).
@@ -1759,6 +1783,8 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
         x: b.x,
         objective_offset: 0.0,
         cycle_cuts: None,
+        size_pairs: b.size_pairs,
+        counts_clusters: false,
     })
 }
 
@@ -1958,6 +1984,59 @@ fn add_robinson_objective(
 }
 
 impl Ilp {
+    /// The model SCIP solves: the model without the rows on the positions π (and the
+    /// binaries that order pairs of incompatible sizes, which appear only there), whose
+    /// part the cycle and conflict rows of [`Ilp::cycle_cuts`] take over as lazy rows
+    /// (`fusion_solver::Hooks::lazy`); `None` where the model needs π itself (the
+    /// cluster count, which reads the loops' positions) or has no cycle rows (`gather`,
+    /// `robinson`), which then solve the full model.
+    ///
+    /// **Why the same optimum.** Every point of the full model gives a point of this one
+    /// (drop π) that meets the cycle and conflict rows (`cycle_cuts`, proofs there).
+    /// Conversely, an integral point of this one that meets them has a legal numbering
+    /// of its clusters ([`CycleCuts::positions`]) with which it meets every row of the
+    /// full model ([`Ilp::complete_positions`] sets it; the driver checks the completed
+    /// point against the full model). The objective does not mention π. The big-M rows
+    /// on π added nothing to the LP bound once the cycle rows are in
+    /// (`analysis/examples/lp_bound.rs`), and made every node's LP slower.
+    pub fn lazy_model(&self) -> Option<Model> {
+        if self.counts_clusters || self.cycle_cuts.is_none() {
+            return None;
+        }
+        let mut dropped = vec![false; self.model.variables.len()];
+        for &pi in &self.pi {
+            dropped[pi.0] = true;
+        }
+        for &(_, _, y) in &self.size_pairs {
+            dropped[y.0] = true;
+        }
+        let mut model = self.model.clone();
+        model.rows.retain(|row| !row.terms.iter().any(|(v, _)| dropped[v.0]));
+        for (k, v) in model.variables.iter_mut().enumerate() {
+            if dropped[k] {
+                v.upper = v.lower;
+            }
+        }
+        Some(model)
+    }
+
+    /// Sets π (each cluster its own position, in execution order, arguments at 0) and
+    /// the size-order binaries of a solution of [`Ilp::lazy_model`], so that it is a
+    /// point of the full model. An error when the point is not a legal numbering.
+    pub fn complete_positions(&self, values: &mut [f64]) -> Result<(), String> {
+        let cuts = self.cycle_cuts.as_ref().ok_or("the model has no cycle rows")?;
+        let at_zero: Vec<bool> = self.pi.iter().map(|&pi| self.model.variables[pi.0].upper < 0.5).collect();
+        let positions = cuts.positions(values, &at_zero)?;
+        for (node, &pi) in self.pi.iter().enumerate() {
+            values[pi.0] = positions[node] as f64;
+        }
+        for &(a, c, y) in &self.size_pairs {
+            // y = 0: c after a; y = 1: a after c (`separate_incompatible_sizes`).
+            values[y.0] = if positions[a.0] < positions[c.0] { 0.0 } else { 1.0 };
+        }
+        Ok(())
+    }
+
     /// Turns solver values into a clustering (seed 000 §4.1 "Performance and
     /// correctness"): nodes grouped by π; within a group, nodes joined by a fused edge
     /// (x = 0) or reading a common parent in the same order stay together, the rest are

@@ -11,6 +11,8 @@ use crate::model::{
 };
 use russcip::prelude::*;
 use russcip::{ObjSense, ProblemCreated, Status, VarType};
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
@@ -157,6 +159,13 @@ pub struct Hooks {
     /// solution for its `completesol` heuristic. SCIP checks a start before it keeps it,
     /// so a wrong start costs time, never soundness.
     pub start: Vec<(VarId, f64)>,
+    /// The separator's rows are constraints of the model, not only cuts: the model
+    /// leaves out rows that they replace, and SCIP enforces them on every point it
+    /// accepts (a constraint handler, [`LazyRows`]), asking the separator about each
+    /// candidate. Needs a separator whose rows, at a point that meets the model's own
+    /// rows, are violated exactly when the point is not a solution of the full problem.
+    /// Turns off SCIP's dual reductions, which would need locks the rows cannot give.
+    pub lazy: bool,
 }
 
 /// [`solve`] with [`Hooks`]: a cut separator and a starting solution.
@@ -389,6 +398,19 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
     let building = Instant::now();
     let completed = if hooks.start.is_empty() { None } else { completed_start(model, limits, &hooks.start) };
     let (mut scip, vars) = build(model, limits, true)?;
+    let originals: Vec<*mut russcip::ffi::SCIP_VAR> = vars.iter().map(|v| v.inner()).collect();
+    let separator = hooks.separator.map(|inner| Rc::new(RefCell::new(inner)));
+    if hooks.lazy {
+        let Some(inner) = &separator else {
+            return Err(SolveError::InvalidModel("lazy rows were asked for without a separator".into()));
+        };
+        // The rows lock no variable (`LazyRows`), so no reduction may rely on locks.
+        scip = scip
+            .set_bool_param("misc/allowstrongdualreds", false)
+            .and_then(|s| s.set_bool_param("misc/allowweakdualreds", false))
+            .map_err(solver_error)?;
+        include_lazy_rows(&mut scip, LazyRows { originals: originals.clone(), transformed: None, inner: inner.clone() })?;
+    }
     if let Some(values) = completed {
         let sol = scip.create_orig_sol();
         for (var, value) in vars.iter().zip(values) {
@@ -409,8 +431,7 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
     // is not counted.
     let remaining = (limits.time_seconds - building.elapsed().as_secs_f64()).clamp(0.0, INFINITE_BOUND);
     scip = scip.set_real_param("limits/time", remaining).map_err(solver_error)?;
-    if let Some(separator) = hooks.separator {
-        let originals = vars.iter().map(|v| v.inner()).collect();
+    if let Some(separator) = separator {
         scip.include_separator(
             SEPARATOR_NAME,
             "valid inequalities of the caller's model",
@@ -419,7 +440,7 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
             1.0,
             false,
             false,
-            Box::new(ScipCutSeparator { originals, transformed: None, inner: separator }),
+            Box::new(ScipCutSeparator { originals, transformed: None, inner: Box::new(SharedSeparator(separator)) }),
         );
     }
     let solved = run(scip, limits)?;
@@ -499,6 +520,275 @@ const INFERENCE_BRANCHING_PRIORITY: i32 = 100_000;
 const SEPARATOR_PRIORITY: i32 = 1000;
 /// How far a row must cut off the LP point (in row activity units) to be added.
 const MIN_VIOLATION: f64 = 1e-4;
+
+/// One separator used by both the separator plugin and the lazy rows' handler.
+struct SharedSeparator(Rc<RefCell<Box<dyn CutSeparator>>>);
+
+impl CutSeparator for SharedSeparator {
+    fn separate(&mut self, values: &[f64]) -> Vec<Row> {
+        self.0.borrow_mut().separate(values)
+    }
+}
+
+/// The name of the lazy rows' constraint handler.
+const LAZY_ROWS_NAME: &std::ffi::CStr = c"caller_lazy_rows";
+
+/// A constraint handler that enforces a separator's rows ([`Hooks::lazy`]): it rejects
+/// every candidate solution that violates one (check), adds the violated rows when the
+/// LP solution of a node violates one (LP enforcement), and asks for the LP when a
+/// pseudo solution does (pseudo enforcement). Its check priority is below the
+/// integrality handler's, so the separator only judges integral points.
+struct LazyRows {
+    originals: Vec<*mut russcip::ffi::SCIP_VAR>,
+    transformed: Option<Vec<*mut russcip::ffi::SCIP_VAR>>,
+    inner: Rc<RefCell<Box<dyn CutSeparator>>>,
+}
+
+impl LazyRows {
+    /// The separator's rows violated by `sol` (null: the current LP or pseudo solution),
+    /// with the transformed variables when `transformed_space`, else the originals.
+    fn violated(
+        &mut self,
+        scip: *mut russcip::ffi::SCIP,
+        sol: *mut russcip::ffi::SCIP_SOL,
+        transformed_space: bool,
+    ) -> Vec<Row> {
+        use russcip::ffi;
+        let vars = if transformed_space {
+            if self.transformed.is_none() {
+                let mut all = Vec::with_capacity(self.originals.len());
+                for &var in &self.originals {
+                    let mut t = std::ptr::null_mut();
+                    // SAFETY: `scip` is the live instance past presolving (a handler's
+                    // enforcement runs while solving) and `var` one of its originals.
+                    unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) };
+                    all.push(t);
+                }
+                self.transformed = Some(all);
+            }
+            self.transformed.as_deref().expect("set above")
+        } else {
+            &self.originals[..]
+        };
+        // SAFETY: variables of the live instance (a variable fixed away in presolving
+        // has a null transformed counterpart only if it was never transformed, which
+        // SCIP does not do: every original has one).
+        let values: Vec<f64> =
+            vars.iter().map(|&v| if v.is_null() { 0.0 } else { unsafe { ffi::SCIPgetSolVal(scip, sol, v) } }).collect();
+        let rows = self.inner.borrow_mut().separate(&values);
+        rows.into_iter()
+            .filter(|row| {
+                let activity: f64 = row.terms.iter().map(|(v, c)| c * values.get(v.0).copied().unwrap_or(0.0)).sum();
+                activity < row.lower - MIN_VIOLATION || activity > row.upper + MIN_VIOLATION
+            })
+            .collect()
+    }
+
+    /// Adds `rows` to the LP of the current node (and the global cut pool); whether
+    /// any was added.
+    fn add_rows(&self, scip: *mut russcip::ffi::SCIP, handler: *mut russcip::ffi::SCIP_CONSHDLR, rows: &[Row]) -> bool {
+        use russcip::ffi;
+        let Some(transformed) = &self.transformed else { return false };
+        let mut added = false;
+        for row in rows {
+            let (lower, upper) = ordered(row.lower, row.upper);
+            let mut lp_row = std::ptr::null_mut();
+            let name = std::ffi::CString::new(row.name.replace('\0', "")).unwrap_or_default();
+            // SAFETY: a row of this handler over transformed variables of the live
+            // instance, added to the LP and the pool, released once.
+            unsafe {
+                let code =
+                    ffi::SCIPcreateEmptyRowConshdlr(scip, &mut lp_row, handler, name.as_ptr(), lower, upper, 0, 0, 1);
+                if code != ffi::SCIP_Retcode_SCIP_OKAY {
+                    continue;
+                }
+                for &(v, c) in &row.terms {
+                    ffi::SCIPaddVarToRow(scip, lp_row, transformed[v.0], c);
+                }
+                let mut infeasible = 0;
+                if ffi::SCIPaddRow(scip, lp_row, 1, &mut infeasible) == ffi::SCIP_Retcode_SCIP_OKAY {
+                    added = true;
+                    ffi::SCIPaddPoolCut(scip, lp_row);
+                }
+                ffi::SCIPreleaseRow(scip, &mut lp_row);
+            }
+        }
+        added
+    }
+}
+
+/// The handler's data: the `LazyRows`, reached from SCIP's callbacks.
+fn lazy_rows_of(handler: *mut russcip::ffi::SCIP_CONSHDLR) -> *mut LazyRows {
+    // SAFETY: the data pointer was set from a `Box<LazyRows>` in `include_lazy_rows`.
+    unsafe { russcip::ffi::SCIPconshdlrGetData(handler) as *mut LazyRows }
+}
+
+unsafe extern "C" fn lazy_rows_enforce_lp(
+    scip: *mut russcip::ffi::SCIP,
+    handler: *mut russcip::ffi::SCIP_CONSHDLR,
+    _conss: *mut *mut russcip::ffi::SCIP_CONS,
+    _nconss: std::os::raw::c_int,
+    _nusefulconss: std::os::raw::c_int,
+    _solinfeasible: std::os::raw::c_uint,
+    result: *mut russcip::ffi::SCIP_RESULT,
+) -> russcip::ffi::SCIP_RETCODE {
+    use russcip::ffi;
+    let lazy = lazy_rows_of(handler);
+    // A panic must not cross SCIP's C frames: it becomes an error of the solve.
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: `lazy` is the handler's live data; SCIP calls its callbacks in turn.
+        let lazy = unsafe { &mut *lazy };
+        let rows = lazy.violated(scip, std::ptr::null_mut(), true);
+        if rows.is_empty() {
+            ffi::SCIP_Result_SCIP_FEASIBLE
+        } else if lazy.add_rows(scip, handler, &rows) {
+            ffi::SCIP_Result_SCIP_SEPARATED
+        } else {
+            ffi::SCIP_Result_SCIP_INFEASIBLE
+        }
+    }));
+    match outcome {
+        Ok(r) => {
+            // SAFETY: SCIP passes a valid result pointer.
+            unsafe { *result = r };
+            ffi::SCIP_Retcode_SCIP_OKAY
+        }
+        Err(_) => ffi::SCIP_Retcode_SCIP_ERROR,
+    }
+}
+
+unsafe extern "C" fn lazy_rows_enforce_pseudo(
+    scip: *mut russcip::ffi::SCIP,
+    handler: *mut russcip::ffi::SCIP_CONSHDLR,
+    _conss: *mut *mut russcip::ffi::SCIP_CONS,
+    _nconss: std::os::raw::c_int,
+    _nusefulconss: std::os::raw::c_int,
+    _solinfeasible: std::os::raw::c_uint,
+    _objinfeasible: std::os::raw::c_uint,
+    result: *mut russcip::ffi::SCIP_RESULT,
+) -> russcip::ffi::SCIP_RETCODE {
+    use russcip::ffi;
+    let lazy = lazy_rows_of(handler);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as in `lazy_rows_enforce_lp`.
+        let lazy = unsafe { &mut *lazy };
+        // The rows can only be added to an LP: a violated pseudo solution asks for one.
+        if lazy.violated(scip, std::ptr::null_mut(), true).is_empty() {
+            ffi::SCIP_Result_SCIP_FEASIBLE
+        } else {
+            ffi::SCIP_Result_SCIP_SOLVELP
+        }
+    }));
+    match outcome {
+        Ok(r) => {
+            // SAFETY: SCIP passes a valid result pointer.
+            unsafe { *result = r };
+            ffi::SCIP_Retcode_SCIP_OKAY
+        }
+        Err(_) => ffi::SCIP_Retcode_SCIP_ERROR,
+    }
+}
+
+unsafe extern "C" fn lazy_rows_check(
+    scip: *mut russcip::ffi::SCIP,
+    handler: *mut russcip::ffi::SCIP_CONSHDLR,
+    _conss: *mut *mut russcip::ffi::SCIP_CONS,
+    _nconss: std::os::raw::c_int,
+    sol: *mut russcip::ffi::SCIP_SOL,
+    _checkintegrality: std::os::raw::c_uint,
+    _checklprows: std::os::raw::c_uint,
+    _printreason: std::os::raw::c_uint,
+    _completely: std::os::raw::c_uint,
+    result: *mut russcip::ffi::SCIP_RESULT,
+) -> russcip::ffi::SCIP_RETCODE {
+    use russcip::ffi;
+    let lazy = lazy_rows_of(handler);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as in `lazy_rows_enforce_lp`; `sol` is SCIP's candidate.
+        let lazy = unsafe { &mut *lazy };
+        // SAFETY: `sol` is a live solution of this instance.
+        let original = unsafe { ffi::SCIPsolIsOriginal(sol) } != 0;
+        if lazy.violated(scip, sol, !original).is_empty() {
+            ffi::SCIP_Result_SCIP_FEASIBLE
+        } else {
+            ffi::SCIP_Result_SCIP_INFEASIBLE
+        }
+    }));
+    match outcome {
+        Ok(r) => {
+            // SAFETY: SCIP passes a valid result pointer.
+            unsafe { *result = r };
+            ffi::SCIP_Retcode_SCIP_OKAY
+        }
+        Err(_) => ffi::SCIP_Retcode_SCIP_ERROR,
+    }
+}
+
+/// The handler has no constraints of its own and locks nothing (hence no dual
+/// reductions, [`Hooks::lazy`]).
+unsafe extern "C" fn lazy_rows_lock(
+    _scip: *mut russcip::ffi::SCIP,
+    _handler: *mut russcip::ffi::SCIP_CONSHDLR,
+    _cons: *mut russcip::ffi::SCIP_CONS,
+    _locktype: russcip::ffi::SCIP_LOCKTYPE,
+    _nlockspos: std::os::raw::c_int,
+    _nlocksneg: std::os::raw::c_int,
+) -> russcip::ffi::SCIP_RETCODE {
+    russcip::ffi::SCIP_Retcode_SCIP_OKAY
+}
+
+unsafe extern "C" fn lazy_rows_free(
+    _scip: *mut russcip::ffi::SCIP,
+    handler: *mut russcip::ffi::SCIP_CONSHDLR,
+) -> russcip::ffi::SCIP_RETCODE {
+    let lazy = lazy_rows_of(handler);
+    if !lazy.is_null() {
+        // SAFETY: created by `Box::into_raw` in `include_lazy_rows`, freed once here.
+        drop(unsafe { Box::from_raw(lazy) });
+        // SAFETY: the handler is live while SCIP frees it.
+        unsafe { russcip::ffi::SCIPconshdlrSetData(handler, std::ptr::null_mut()) };
+    }
+    russcip::ffi::SCIP_Retcode_SCIP_OKAY
+}
+
+/// Includes the [`LazyRows`] handler in `scip`. It is called even without constraints
+/// (`needscons` false), with enforcement and check priorities below the integrality
+/// handler's (0), so it judges integral points only.
+fn include_lazy_rows(scip: &mut russcip::Model<ProblemCreated>, lazy: LazyRows) -> Result<(), SolveError> {
+    use russcip::ffi;
+    let data = Box::into_raw(Box::new(lazy));
+    let mut handler = std::ptr::null_mut();
+    // SAFETY: the live instance in the PROBLEM stage; the name and description are
+    // static; the data is freed by `lazy_rows_free` (or below, if including fails).
+    let code = unsafe {
+        ffi::SCIPincludeConshdlrBasic(
+            scip.scip_ptr(),
+            &mut handler,
+            LAZY_ROWS_NAME.as_ptr(),
+            c"the caller's lazy rows".as_ptr(),
+            -1,
+            -1,
+            -1,
+            0,
+            Some(lazy_rows_enforce_lp),
+            Some(lazy_rows_enforce_pseudo),
+            Some(lazy_rows_check),
+            Some(lazy_rows_lock),
+            data as *mut ffi::SCIP_CONSHDLRDATA,
+        )
+    };
+    if code != ffi::SCIP_Retcode_SCIP_OKAY || handler.is_null() {
+        // SAFETY: not handed to SCIP.
+        drop(unsafe { Box::from_raw(data) });
+        return Err(SolveError::Solver(format!("SCIP did not include the lazy rows' handler ({code})")));
+    }
+    // SAFETY: the handler just included.
+    let code = unsafe { ffi::SCIPsetConshdlrFree(scip.scip_ptr(), handler, Some(lazy_rows_free)) };
+    if code != ffi::SCIP_Retcode_SCIP_OKAY {
+        return Err(SolveError::Solver(format!("SCIP did not accept the lazy rows' free callback ({code})")));
+    }
+    Ok(())
+}
 
 /// The bridge between SCIP's separator callback and a [`CutSeparator`].
 struct ScipCutSeparator {
@@ -874,7 +1164,7 @@ mod tests {
         let m = hard_knapsack(0x5eed_0020);
         let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let limits = Limits { time_seconds: 0.3, relative_gap: 0.0, threads: 2 };
-        let hooks = Hooks { separator: Some(Box::new(Counting(calls.clone()))), start: Vec::new() };
+        let hooks = Hooks { separator: Some(Box::new(Counting(calls.clone()))), start: Vec::new(), lazy: false };
         assert_eq!(sequential_with_separator(&limits, &hooks).threads, 1);
         let s = solve_with(&m, &limits, hooks).unwrap();
         assert_valid(&m, &s);
