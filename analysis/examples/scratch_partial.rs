@@ -14,7 +14,10 @@ fn main() {
     let mut model = ilp.model.clone();
     let mut kept = 0;
     for v in &mut model.variables {
-        if keep.iter().any(|k| v.name.starts_with(k.as_str())) && v.kind != VarKind::Continuous { kept += 1; continue; }
+        if keep.iter().any(|k| v.name.starts_with(k.as_str())) && v.kind != VarKind::Continuous {
+            kept += 1;
+            continue;
+        }
         v.kind = VarKind::Continuous;
     }
     let t = std::time::Instant::now();
@@ -22,7 +25,11 @@ fn main() {
         let solution = solve(&model, &Limits { time_seconds: 600.0, ..Limits::default() }).unwrap();
         let violated = cuts.violated(&solution.values);
         if violated.is_empty() || round > 60 {
-            println!("seed {seed} kept {kept} integer: bound {:.3} after {round} solves, {:.1} s", solution.objective + ilp.objective_offset, t.elapsed().as_secs_f64());
+            println!(
+                "seed {seed} kept {kept} integer: bound {:.3} after {round} solves, {:.1} s",
+                solution.objective + ilp.objective_offset,
+                t.elapsed().as_secs_f64()
+            );
             return;
         }
         model.rows.extend(violated.into_iter().map(|(_, row)| row));

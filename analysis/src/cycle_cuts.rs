@@ -25,6 +25,17 @@
 //! relaxation spread a fusion decision thinly along such a cycle (x ≈ 1/M on every
 //! link); these rows forbid that, which is where the model's dual bound was weak.
 //!
+//! **Conflict rows.** Two nodes that may never share a cluster (incompatible iteration
+//! sizes, `formulation::separate_incompatible_sizes`) get, for a path P of links
+//! between them, `Σ_{l ∈ P} w_l ≥ 1`: active links join one cluster.
+//!
+//! **Lazy rows.** At an integral point the two families hold exactly when the point has
+//! a legal numbering of its clusters (the components of the active links): no strict
+//! arc inside a cluster, no cycle between clusters, no conflict pair in one cluster
+//! ([`CycleCuts::positions`] finds the numbering or the reason there is none). So the
+//! solver may drop the model's rows on π and enforce these rows instead (a constraint
+//! handler, `fusion_solver::Hooks::lazy`; `formulation::Ilp::lazy_model`).
+//!
 //! **Separation.** For every node c that is the head of an arc with s > 0 in the LP
 //! point, a shortest-path search from c (arcs cost 0 forward, links cost their weight
 //! both ways) finds the lightest walk back to every tail a; a walk lighter than
@@ -233,7 +244,7 @@ impl CycleCuts {
             }
             touched.clear();
         }
-        found.extend(self.violated_conflicts(values, &weights));
+        found.extend(self.violated_conflicts(&weights));
         found.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
         found.truncate(self.max_rows);
         found
@@ -244,11 +255,10 @@ impl CycleCuts {
     ///
     /// **Proof.** Active links join one cluster; if every link of P were active the
     /// pair would share a cluster. ∎
-    fn violated_conflicts(&self, values: &[f64], weights: &[f64]) -> Vec<(f64, Row)> {
+    fn violated_conflicts(&self, weights: &[f64]) -> Vec<(f64, Row)> {
         if self.conflicts.is_empty() {
             return Vec::new();
         }
-        let _ = values;
         let n = self.nodes;
         let mut adjacent: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); n];
         for (k, link) in self.links.iter().enumerate() {
@@ -428,6 +438,60 @@ mod tests {
             assert!(cuts.violated(&[x, z]).is_empty(), "cuts off the legal point x0={x} z1={z}");
         }
         assert!(!cuts.violated(&[0.0, 1.0]).is_empty());
+    }
+
+    /// Nodes 0 (an argument) → 1 → 2 → 3 with links x1 (1–2) and x2 (2–3), 0 → 1
+    /// strict; 1 and 3 may never share a cluster.
+    fn chain() -> (CycleCuts, VarId, VarId) {
+        let (x1, x2) = (VarId(0), VarId(1));
+        let cuts = CycleCuts::new(
+            4,
+            vec![
+                Link { u: 1, v: 2, var: x1, active_at_zero: true },
+                Link { u: 2, v: 3, var: x2, active_at_zero: true },
+            ],
+            vec![
+                Arc { from: 0, to: 1, strictness: Strictness::Always },
+                Arc { from: 1, to: 2, strictness: Strictness::WhenUnfused(x1) },
+                Arc { from: 2, to: 3, strictness: Strictness::WhenUnfused(x2) },
+            ],
+        )
+        .with_conflicts(vec![(1, 3)]);
+        (cuts, x1, x2)
+    }
+
+    /// A path of active links between a conflict pair gives `x1 + x2 ≥ 1`; a point
+    /// with one link inactive meets it.
+    #[test]
+    fn conflict_pairs_get_path_rows() {
+        let (cuts, x1, x2) = chain();
+        let found = cuts.violated(&[0.2, 0.3]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let mut terms = found[0].1.terms.clone();
+        terms.sort_by_key(|t| t.0);
+        assert_eq!((terms, found[0].1.upper), (vec![(x1, -1.0), (x2, -1.0)], -1.0));
+        assert!(cuts.violated(&[0.0, 1.0]).is_empty());
+        assert!(cuts.violated(&[1.0, 0.0]).is_empty());
+    }
+
+    /// Positions: the argument at 0, clusters numbered in execution order; an error
+    /// where a conflict pair shares a cluster.
+    #[test]
+    fn positions_number_clusters_in_execution_order() {
+        let (cuts, _, _) = chain();
+        let at_zero = [true, false, false, false];
+        assert_eq!(cuts.positions(&[0.0, 1.0], &at_zero), Ok(vec![0, 1, 1, 2]));
+        assert_eq!(cuts.positions(&[1.0, 0.0], &at_zero), Ok(vec![0, 1, 2, 2]));
+        assert_eq!(cuts.positions(&[1.0, 1.0], &at_zero), Ok(vec![0, 1, 2, 3]));
+        assert!(cuts.positions(&[0.0, 0.0], &at_zero).is_err());
+        // A strict arc inside a cluster (1 → 2 unfused, yet linked through a share).
+        let cyclic = CycleCuts::new(
+            3,
+            vec![Link { u: 1, v: 2, var: VarId(1), active_at_zero: false }],
+            vec![Arc { from: 1, to: 2, strictness: Strictness::WhenUnfused(VarId(0)) }],
+        );
+        assert!(cyclic.positions(&[1.0, 1.0], &[false; 3]).is_err());
+        assert_eq!(cyclic.positions(&[1.0, 0.0], &[false; 3]), Ok(vec![1, 2, 3]));
     }
 
     /// An arc whose strictness is its own x: s = x_ac against a walk back.

@@ -20,7 +20,7 @@
 
 // CLUSTERS: "name":"vcycle"
 // CLUSTERS-SAME: "status":"optimal"
-// CLUSTERS-SAME: "clusters":{{\[\[}}"e0"],["fleft","fright","fwleft","fwright","ul","ur","u1"],["u1l","u1r","res"],["even","odd","reven","rodd","rc","cleft","cright","cwleft","cwright","e0l","e0r","e1"],["e1l","e1r","e2","parent","corr","u2"],["u2l","u2r","u3"]]
+// CLUSTERS-SAME: "clusters":{{\[\[}}"fleft","fright","fwleft","fwright","ul","ur","u1"],["u1l","u1r","res"],["e0"],["even","odd","reven","rodd","rc","cleft","cright","cwleft","cwright","e0l","e0r","e1"],["e1l","e1r","e2","parent","corr","u2"],["u2l","u2r","u3"]]
 
 // LOOPS-NOT: op by op
 

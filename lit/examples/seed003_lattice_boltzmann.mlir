@@ -41,7 +41,7 @@
 
 // CLUSTERS: "name":"lbmStep"
 // CLUSTERS-SAME: "status":"optimal"
-// CLUSTERS-SAME: "clusters":{{\[\[}}"cxT"],["qIdx","cx","cy","rho","ux"],["xIdx","yIdx","w","rhoQ","uxQ","uyQ","feq","post","srcX","srcY"],["next"]]
+// CLUSTERS-SAME: "clusters":{{\[\[}}"cxT"],["qIdx","cx","cy","rho","ux"],["xIdx","yIdx","w","rhoQ","uxQ","uyQ","feq","srcX","srcY"],["post","next"]]
 
 // LOOPS-NOT: op by op
 

@@ -24,7 +24,7 @@
 // CHECK-NEXT:  }
 // CHECK-NEXT:  %[[CLUSTER1:[0-9]+]] = array.cluster -> tensor<?xi64> {
 // CHECK-NEXT:    %[[VERT1:[0-9]+]] = array.vertical -> tensor<?xi64> producer {
-// CHECK-NEXT:      %[[MULTIPLES:[0-9]+]] = array.expand %[[OLD]] {array.cluster = 2 : i64, array.order = 0 : i64} : tensor<?xi64> -> tensor<?xi64> count {
+// CHECK-NEXT:      %[[MULTIPLES:[0-9]+]] = array.expand %[[OLD]] {array.cluster = 1 : i64, array.order = 0 : i64} : tensor<?xi64> -> tensor<?xi64> count {
 // CHECK:             array.yield {{.*}} : index
 // CHECK-NEXT:      } get {
 // CHECK:             array.yield {{.*}} : i64
@@ -33,20 +33,20 @@
 // CHECK-NEXT:    } consumer {
 // CHECK-NEXT:    ^bb0(%[[B_MULTIPLES:arg[0-9]+]]: tensor<?xi64>):
 // CHECK-NEXT:      %[[VERT2:[0-9]+]] = array.vertical -> tensor<?xi64> producer {
-// CHECK-NEXT:        %[[SHIFTED:[0-9]+]] = array.map %[[B_MULTIPLES]] {array.cluster = 2 : i64, array.order = 0 : i64} : tensor<?xi64> -> tensor<?xi64> {
+// CHECK-NEXT:        %[[SHIFTED:[0-9]+]] = array.map %[[B_MULTIPLES]] {array.cluster = 1 : i64, array.order = 0 : i64} : tensor<?xi64> -> tensor<?xi64> {
 // CHECK:               array.yield {{.*}} : i64
 // CHECK-NEXT:        }
 // CHECK-NEXT:        array.yield %[[SHIFTED]] : tensor<?xi64>
 // CHECK-NEXT:      } consumer {
 // CHECK-NEXT:      ^bb0(%[[B_SHIFTED:arg[0-9]+]]: tensor<?xi64>):
 // CHECK-NEXT:        %[[VERT3:[0-9]+]] = array.vertical -> tensor<?xi64> producer {
-// CHECK-NEXT:          %[[SIEVES:[0-9]+]]:3 = array.map %[[B_SHIFTED]] {array.cluster = 2 : i64, array.order = 0 : i64} : tensor<?xi64> -> tensor<?xi64>, tensor<?xi1>, tensor<?xi64> {
+// CHECK-NEXT:          %[[SIEVES:[0-9]+]]:3 = array.map %[[B_SHIFTED]] {array.cluster = 1 : i64, array.order = 0 : i64} : tensor<?xi64> -> tensor<?xi64>, tensor<?xi1>, tensor<?xi64> {
 // CHECK:                 array.yield {{.*}} : i64, i1, i64
 // CHECK-NEXT:          }
 // CHECK-NEXT:          array.yield %[[SIEVES]]#0, %[[SIEVES]]#1, %[[SIEVES]]#2 : tensor<?xi64>, tensor<?xi1>, tensor<?xi64>
 // CHECK-NEXT:        } consumer {
 // CHECK-NEXT:        ^bb0(%[[T:arg[0-9]+]]: tensor<?xi64>, %[[K:arg[0-9]+]]: tensor<?xi1>, %[[V:arg[0-9]+]]: tensor<?xi64>):
-// CHECK-NEXT:          %[[PERMUTED:[0-9]+]] = array.scatter %[[DEFAULTS]][%[[T]]] keep(%[[K]] : tensor<?xi1>), %[[V]] {array.cluster = 2 : i64, array.order = 0 : i64} : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
+// CHECK-NEXT:          %[[PERMUTED:[0-9]+]] = array.scatter %[[DEFAULTS]][%[[T]]] keep(%[[K]] : tensor<?xi1>), %[[V]] {array.cluster = 1 : i64, array.order = 0 : i64} : tensor<?xi64>[tensor<?xi64>], tensor<?xi64> combine {
 // CHECK-NEXT:          ^bb0(%{{.*}}: i64, %[[NEWV:arg[0-9]+]]: i64):
 // CHECK-NEXT:            array.yield %[[NEWV]] : i64
 // CHECK-NEXT:          }
@@ -58,15 +58,15 @@
 // CHECK-NEXT:    }
 // CHECK-NEXT:    array.yield %[[VERT1]] : tensor<?xi64>
 // CHECK-NEXT:  }
-// CHECK-NEXT:  %[[NEW:[0-9]+]] = array.filter %[[CLUSTER1]] {array.cluster = 3 : i64, array.order = 0 : i64} : tensor<?xi64> -> tensor<?xi64> {
+// CHECK-NEXT:  %[[NEW:[0-9]+]] = array.filter %[[CLUSTER1]] {array.cluster = 2 : i64, array.order = 0 : i64} : tensor<?xi64> -> tensor<?xi64> {
 // CHECK:         array.yield {{.*}} : i1
 // CHECK-NEXT:  }
-// CHECK:       %[[APPENDED:[0-9]+]] = array.generate(%{{[0-9]+}}) {array.cluster = 4 : i64, array.order = 0 : i64} : tensor<?xi64> {
+// CHECK:       %[[APPENDED:[0-9]+]] = array.generate(%{{[0-9]+}}) {array.cluster = 3 : i64, array.order = 0 : i64} : tensor<?xi64> {
 // CHECK:           %{{[0-9]+}} = array.index %[[OLD]][%arg4] : tensor<?xi64>
 // CHECK:           %{{[0-9]+}} = array.index %[[NEW]][%{{[0-9]+}}] : tensor<?xi64>
 // CHECK:         array.yield {{.*}} : i64
 // CHECK-NEXT:  }
-// CHECK-NEXT:  %[[CNEXT:[0-9]+]] = array.generate() {array.cluster = 1 : i64, array.order = 0 : i64} : tensor<i64> {
+// CHECK-NEXT:  %[[CNEXT:[0-9]+]] = array.generate() {array.cluster = 4 : i64, array.order = 0 : i64} : tensor<i64> {
 // CHECK-NEXT:    array.yield {{.*}} : i64
 // CHECK-NEXT:  }
 // CHECK-NEXT:  return %[[APPENDED]], %[[CNEXT]] : tensor<?xi64>, tensor<i64>

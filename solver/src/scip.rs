@@ -12,8 +12,8 @@ use crate::model::{
 use russcip::prelude::*;
 use russcip::{ObjSense, ProblemCreated, Status, VarType};
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::rc::Rc;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -409,7 +409,10 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
             .set_bool_param("misc/allowstrongdualreds", false)
             .and_then(|s| s.set_bool_param("misc/allowweakdualreds", false))
             .map_err(solver_error)?;
-        include_lazy_rows(&mut scip, LazyRows { originals: originals.clone(), transformed: None, inner: inner.clone() })?;
+        include_lazy_rows(
+            &mut scip,
+            LazyRows { originals: originals.clone(), transformed: None, inner: inner.clone() },
+        )?;
     }
     if let Some(values) = completed {
         let sol = scip.create_orig_sol();
@@ -1171,6 +1174,53 @@ mod tests {
         assert!(calls.load(std::sync::atomic::Ordering::Relaxed) > 0, "the separator was never called");
         let without = Hooks::default();
         assert_eq!(sequential_with_separator(&limits, &without).threads, 2);
+    }
+
+    /// The rows "no two neighbours on a path" given only by a separator.
+    struct PathPacking(Vec<VarId>);
+
+    impl CutSeparator for PathPacking {
+        fn separate(&mut self, values: &[f64]) -> Vec<Row> {
+            self.0
+                .windows(2)
+                .filter(|w| values[w[0].0] + values[w[1].0] > 1.0 + 1e-6)
+                .map(|w| Row {
+                    name: "neighbours".into(),
+                    terms: vec![(w[0], 1.0), (w[1], 1.0)],
+                    lower: f64::NEG_INFINITY,
+                    upper: 1.0,
+                })
+                .collect()
+        }
+    }
+
+    /// Lazy rows are constraints: the model alone would take every variable (SCIP's
+    /// presolve fixes them all to 1 without an LP, so a separator alone never sees the
+    /// point), the lazy rows allow every other one.
+    #[test]
+    fn lazy_rows_are_enforced_on_every_accepted_solution() {
+        let mut m = Model::new("path_packing", Sense::Maximize);
+        let xs: Vec<VarId> = (0..7).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        for &x in &xs {
+            m.add_objective_term(x, 1.0);
+        }
+        let solve_path = |lazy: bool| {
+            let hooks = Hooks { separator: Some(Box::new(PathPacking(xs.clone()))), start: Vec::new(), lazy };
+            solve_with(&m, &Limits::default(), hooks).unwrap()
+        };
+        let s = solve_path(true);
+        assert_eq!(s.status, SolveStatus::Optimal);
+        assert!((s.objective - 4.0).abs() < 1e-6, "objective {}", s.objective);
+        for w in xs.windows(2) {
+            assert!(s.values[w[0].0] + s.values[w[1].0] <= 1.0 + 1e-6, "neighbours both taken: {:?}", s.values);
+        }
+        // Without the handler the separator's rows are only cuts, and this point never
+        // reaches it: what the test above guards against.
+        assert!((solve_path(false).objective - 7.0).abs() < 1e-6);
+        // A start that violates the lazy rows is rejected, not taken as the incumbent.
+        let start = xs.iter().map(|&x| (x, 1.0)).collect();
+        let hooks = Hooks { separator: Some(Box::new(PathPacking(xs.clone()))), start, lazy: true };
+        assert!((solve_with(&m, &Limits::default(), hooks).unwrap().objective - 4.0).abs() < 1e-6);
     }
 
     /// Threaded solves from several caller threads at once must not share SCIP's
