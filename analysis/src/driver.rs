@@ -89,7 +89,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     };
     if fusion_solver::sequential_with_separator(&options.limits, &hooks).threads < options.limits.threads {
         warnings.push(format!(
-            "threads={} was asked for, but the solve ran in one thread: SCIP's concurrent solver would drop the model's cycle inequalities, which make its bound (docs/fusion-ilp.md)",
+            "threads={} was asked for, but the solve ran in one thread: SCIP's concurrent solver would drop the model's cycle inequalities, which are part of the model it solves (docs/fusion-ilp.md)",
             options.limits.threads
         ));
     }

@@ -101,6 +101,8 @@ pub struct Ilp {
     size_pairs: Vec<(NodeId, NodeId, VarId)>,
     /// Whether the objective counts clusters through π ([`add_cluster_count`]).
     counts_clusters: bool,
+    /// The share variables z with their two readers ([`share_variable`]).
+    shares: Vec<(NodeId, NodeId, VarId)>,
 }
 
 /// Variables and rows are named after nodes; names of nodes are SSA names that may
@@ -213,6 +215,8 @@ struct Builder<'g> {
     size_pairs: Vec<(NodeId, NodeId, VarId)>,
     /// See [`Ilp::counts_clusters`].
     counts_clusters: bool,
+    /// See [`Ilp::shares`].
+    shares: Vec<(NodeId, NodeId, VarId)>,
 }
 
 impl<'g> Builder<'g> {
@@ -234,6 +238,7 @@ impl<'g> Builder<'g> {
             compact_pi: false,
             size_pairs: Vec::new(),
             counts_clusters: false,
+            shares: Vec::new(),
         }
     }
 
@@ -550,8 +555,18 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
         cycle_cuts,
         size_pairs: b.size_pairs,
         counts_clusters: b.counts_clusters,
+        shares: b.shares,
     })
 }
+
+/// The largest model (in variables) that SCIP solves with lazy rows in place of the
+/// rows on π ([`Ilp::lazy_model`]). Measured with `fusion-bench --formulations
+/// combined --time-limit 30`, the full model against the lazy one: random programs of
+/// 300 combinators (about 2200 variables) ended with cheaper clusterings and higher
+/// bounds (341 and 362 against 350 and 365), of 500 (3600–3900) with clusterings within
+/// 4 of each other and bounds 5–8 higher, of 1000 (7800) with the warm start's
+/// clusterings (1350, 1352) where the full model's heuristics found 1320 and 1337.
+const LAZY_UP_TO_VARIABLES: usize = 5000;
 
 /// The largest model (in variables) solved with the warm start as its only primal
 /// heuristic; see `build`.
@@ -1394,6 +1409,7 @@ fn share_variable(
     }
     let z =
         b.model.add_variable(format!("z_{}_{}_{}_{}", node.0, output, other.0, consumer.0), VarKind::Binary, 0.0, 1.0);
+    b.shares.push((consumer, other, z));
     // π_i − π_j ≤ (hi_i − lo_j)·(1 − z) and π_j − π_i ≤ (hi_j − lo_i)·(1 − z).
     let (m_up, m_down) = ((hi_i - lo_j).max(0.0), (hi_j - lo_i).max(0.0));
     if m_up > 0.0 {
@@ -1785,6 +1801,7 @@ fn build_robinson(graph: &Graph, cost: &CostFunction) -> Result<Ilp, Formulation
         cycle_cuts: None,
         size_pairs: b.size_pairs,
         counts_clusters: false,
+        shares: b.shares,
     })
 }
 
@@ -1999,8 +2016,12 @@ impl Ilp {
     /// point against the full model). The objective does not mention π. The big-M rows
     /// on π added nothing to the LP bound once the cycle rows are in
     /// (`analysis/examples/lp_bound.rs`), and made every node's LP slower.
+    ///
+    /// Also `None` above [`LAZY_UP_TO_VARIABLES`]: SCIP's primal heuristics do not see
+    /// lazy rows, so on large models most of their points are rejected, while with the
+    /// rows on π they find the better clusterings before a time limit.
     pub fn lazy_model(&self) -> Option<Model> {
-        if self.counts_clusters || self.cycle_cuts.is_none() {
+        if self.counts_clusters || self.cycle_cuts.is_none() || self.model.variables.len() > LAZY_UP_TO_VARIABLES {
             return None;
         }
         let mut dropped = vec![false; self.model.variables.len()];
@@ -2044,13 +2065,20 @@ impl Ilp {
     /// order of their first node.
     /// The fusion decisions (x) and output orders (d) of a legal `clustering`, as a
     /// partial solution for the solver to complete (a warm start): x = 0 exactly for
-    /// the pairs inside one cluster.
+    /// the pairs inside one cluster, and z = 0 for readers in different clusters (in
+    /// the full model π decides that; in [`Ilp::lazy_model`] a completion would
+    /// otherwise share reads across clusters and meet the lazy rows one by one).
     pub fn partial_solution(&self, graph: &Graph, clustering: &Clustering) -> Vec<(VarId, f64)> {
         let cluster_of = clustering.cluster_of(graph.nodes.len());
+        let together = |a: NodeId, c: NodeId| cluster_of[a.0].is_some() && cluster_of[a.0] == cluster_of[c.0];
         let mut values = Vec::new();
         for (&(a, c), &x) in &self.x {
-            let together = cluster_of[a.0].is_some() && cluster_of[a.0] == cluster_of[c.0];
-            values.push((x, if together { 0.0 } else { 1.0 }));
+            values.push((x, if together(a, c) { 0.0 } else { 1.0 }));
+        }
+        for &(u, v, z) in &self.shares {
+            if !together(u, v) {
+                values.push((z, 0.0));
+            }
         }
         for node in graph.node_ids() {
             if let (Some(d), Some(&order)) = (self.order[node.0], clustering.output_orders.get(node.0)) {

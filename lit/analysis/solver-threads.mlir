@@ -1,5 +1,6 @@
 // threads=N asks for SCIP's concurrent solver, whose copies of the problem would drop
-// the combined model's cycle inequalities (a separator without a copy callback): the
+// the combined model's cycle inequalities (a separator and a constraint handler without
+// copy callbacks; the solved model leaves its rows on π to them): the
 // solve runs in one thread with them, and a located warning says so. The answer is
 // the same optimum. `robinson` has no separator, so its threads are used as asked.
 // RUN: fuse-opt %examples/seed000_simple.mlir --emit-clustering=json \

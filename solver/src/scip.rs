@@ -205,8 +205,10 @@ pub fn solve_with(model: &Model, limits: &Limits, hooks: Hooks) -> Result<Soluti
 /// models those are the cycle inequalities that make the bound: at 200 combinators
 /// (`fusion-bench --sizes 200 --seeds 5 --time-limit 30`, threads forced to 2) seed 0
 /// went from proven in 3.4 s to a 30 s time limit with bound 231.9 against 237, and the
-/// other four bounds fell by 6 to 10 units. One thread with the rows is the stronger
-/// solve; callers that ask for threads should say that they did not get them.
+/// other four bounds fell by 6 to 10 units. With [`Hooks::lazy`] the rows are part of
+/// the model, and copies without them would solve a different problem. One thread with
+/// the rows is the stronger solve; callers that ask for threads should say that they
+/// did not get them.
 pub fn sequential_with_separator(limits: &Limits, hooks: &Hooks) -> Limits {
     if hooks.separator.is_some() { Limits { threads: 1, ..*limits } } else { *limits }
 }
@@ -396,10 +398,12 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
     // Declared first, so dropped last: after every handle on the SCIP instance.
     let _pool = concurrent_solve_guard(limits);
     let building = Instant::now();
-    let completed = if hooks.start.is_empty() { None } else { completed_start(model, limits, &hooks.start) };
+    let separator = hooks.separator.map(|inner| Rc::new(RefCell::new(inner)));
+    // The completion must meet the lazy rows too, or SCIP would reject it.
+    let lazy_rows = separator.as_ref().filter(|_| hooks.lazy);
+    let completed = if hooks.start.is_empty() { None } else { completed_start(model, limits, &hooks.start, lazy_rows) };
     let (mut scip, vars) = build(model, limits, true)?;
     let originals: Vec<*mut russcip::ffi::SCIP_VAR> = vars.iter().map(|v| v.inner()).collect();
-    let separator = hooks.separator.map(|inner| Rc::new(RefCell::new(inner)));
     if hooks.lazy {
         let Some(inner) = &separator else {
             return Err(SolveError::InvalidModel("lazy rows were asked for without a separator".into()));
@@ -498,9 +502,16 @@ const COMPLETION_SHARE: f64 = 0.1;
 /// start otherwise, but it gives up on some of the fusion models whose completion is
 /// easy (measured on `fusion-bench --sizes 100`: no incumbent at the root for 6 of 20
 /// random programs, and the slowest of them took 10.5 s); with the fixings, presolving
-/// alone nearly decides the rest. `None` when the fixed model has no solution in time
-/// (the start is then handed to `completesol` as before).
-fn completed_start(model: &Model, limits: &Limits, start: &[(VarId, f64)]) -> Option<Vec<f64>> {
+/// alone nearly decides the rest. With [`Hooks::lazy`] the completion enforces the same
+/// lazy rows (else it could complete the free variables into a point SCIP then rejects).
+/// `None` when the fixed model has no solution in time (the start is then handed to
+/// `completesol` as before).
+fn completed_start(
+    model: &Model,
+    limits: &Limits,
+    start: &[(VarId, f64)],
+    lazy_rows: Option<&Rc<RefCell<Box<dyn CutSeparator>>>>,
+) -> Option<Vec<f64>> {
     let mut fixed = model.clone();
     fixed.name = format!("{}_start", model.name);
     fixed.heuristics = Heuristics::SolverDefault;
@@ -512,7 +523,11 @@ fn completed_start(model: &Model, limits: &Limits, start: &[(VarId, f64)]) -> Op
         return None;
     }
     let limits = Limits { time_seconds: limits.time_seconds * COMPLETION_SHARE, relative_gap: 0.0, threads: 1 };
-    solve_validated(&fixed, &limits, Hooks::default(), Instant::now()).ok().map(|s| s.values)
+    let hooks = match lazy_rows {
+        Some(rows) => Hooks { separator: Some(Box::new(SharedSeparator(rows.clone()))), start: Vec::new(), lazy: true },
+        None => Hooks::default(),
+    };
+    solve_validated(&fixed, &limits, hooks, Instant::now()).ok().map(|s| s.values)
 }
 
 const SEPARATOR_NAME: &str = "caller_cuts";
