@@ -1041,15 +1041,15 @@ mod tests {
         }
         m.add_row("five", xs.iter().map(|&x| (x, 1.0)).collect(), 5.0, 5.0);
         let start = vec![(xs[0], 1.0), (xs[6], 1.0)];
-        let values = completed_start(&m, &Limits::default(), &start).expect("completed");
+        let values = completed_start(&m, &Limits::default(), &start, None).expect("completed");
         check_feasible(&m, &values, 1e-6).expect("a point of the model");
         assert_eq!((values[0], values[6]), (1.0, 1.0), "the start's values are kept");
         // The cheapest completion: x0 and x6 (costs 1 and 7), x7 and x14 (1 each), one of
         // cost 2.
         assert!((m.objective_value(&values) - 12.0).abs() < 1e-6, "{values:?}");
         let too_many: Vec<_> = xs[..6].iter().map(|&x| (x, 1.0)).collect();
-        assert!(completed_start(&m, &Limits::default(), &too_many).is_none());
-        assert!(completed_start(&m, &Limits::default(), &[(xs[1], 2.0)]).is_none());
+        assert!(completed_start(&m, &Limits::default(), &too_many, None).is_none());
+        assert!(completed_start(&m, &Limits::default(), &[(xs[1], 2.0)], None).is_none());
         let solved =
             solve_with(&m, &Limits::default(), Hooks { start, ..Hooks::default() }).expect("solved from the start");
         assert!((solved.objective - 7.0).abs() < 1e-6, "x0, x7 and x14, then two of cost 2: {}", solved.objective);
