@@ -1,8 +1,9 @@
 //! The LP bound of the `combined` model of random programs: every variable relaxed to
 //! continuous, its cycle inequalities (`cycle_cuts.rs`) separated round after round
 //! until none is violated; then the same with every row that mentions a position π
-//! left out. Equal bounds mean the rows on π add nothing to the relaxation once the
-//! cycle inequalities are in (`docs/fusion-ilp.md`, "Where the bound is weak").
+//! left out (the rows SCIP solves without, `Ilp::lazy_model`). Equal bounds mean the
+//! rows on π add nothing to the relaxation once the cycle inequalities are in
+//! (`docs/fusion-ilp.md`, "Where the bound is weak").
 //!
 //! `cargo run --release -p fusion-analysis --features generators --example lp_bound -- SIZE SEEDS [COST]`
 //! (COST defaults to `reads-writes`, fusion-bench's default).
