@@ -161,7 +161,7 @@ pub struct Hooks {
     pub start: Vec<(VarId, f64)>,
     /// The separator's rows are constraints of the model, not only cuts: the model
     /// leaves out rows that they replace, and SCIP enforces them on every point it
-    /// accepts (a constraint handler, [`LazyRows`]), asking the separator about each
+    /// accepts (a constraint handler, `LazyRows`), asking the separator about each
     /// candidate. Needs a separator whose rows, at a point that meets the model's own
     /// rows, are violated exactly when the point is not a solution of the full problem.
     /// Turns off SCIP's dual reductions, which would need locks the rows cannot give.
