@@ -2017,7 +2017,7 @@ impl Ilp {
     /// on π added nothing to the LP bound once the cycle rows are in
     /// (`analysis/examples/lp_bound.rs`), and made every node's LP slower.
     ///
-    /// Also `None` above [`LAZY_UP_TO_VARIABLES`]: SCIP's primal heuristics do not see
+    /// Also `None` above `LAZY_UP_TO_VARIABLES` (5000): SCIP's primal heuristics do not see
     /// lazy rows, so on large models most of their points are rejected, while with the
     /// rows on π they find the better clusterings before a time limit.
     pub fn lazy_model(&self) -> Option<Model> {
