@@ -2058,11 +2058,6 @@ impl Ilp {
         Ok(())
     }
 
-    /// Turns solver values into a clustering (seed 000 §4.1 "Performance and
-    /// correctness"): nodes grouped by π; within a group, nodes joined by a fused edge
-    /// (x = 0) or reading a common parent in the same order stay together, the rest are
-    /// split into connected components; clusters are ordered by π, then by program
-    /// order of their first node.
     /// The fusion decisions (x) and output orders (d) of a legal `clustering`, as a
     /// partial solution for the solver to complete (a warm start): x = 0 exactly for
     /// the pairs inside one cluster, and z = 0 for readers in different clusters (in
@@ -2088,6 +2083,11 @@ impl Ilp {
         values
     }
 
+    /// Turns solver values into a clustering (seed 000 §4.1 "Performance and
+    /// correctness"): nodes grouped by π; within a group, nodes joined by a fused edge
+    /// (x = 0) or reading a common parent in the same order stay together, the rest are
+    /// split into connected components; clusters are ordered by π, then by program
+    /// order of their first node.
     pub fn clustering(&self, graph: &Graph, values: &[f64]) -> Clustering {
         let value = |v: VarId| values.get(v.0).copied().unwrap_or(0.0);
         let round = |v: VarId| value(v).round() as i64;
