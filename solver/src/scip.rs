@@ -641,6 +641,22 @@ fn lazy_rows_of(handler: *mut russcip::ffi::SCIP_CONSHDLR) -> *mut LazyRows {
     unsafe { russcip::ffi::SCIPconshdlrGetData(handler) as *mut LazyRows }
 }
 
+/// Writes a callback's outcome to SCIP's `result`: a panic (caught, since it must not
+/// cross SCIP's C frames) becomes an error of the solve.
+fn report(
+    outcome: std::thread::Result<russcip::ffi::SCIP_RESULT>,
+    result: *mut russcip::ffi::SCIP_RESULT,
+) -> russcip::ffi::SCIP_RETCODE {
+    match outcome {
+        Ok(r) => {
+            // SAFETY: SCIP passes a valid result pointer to every callback.
+            unsafe { *result = r };
+            russcip::ffi::SCIP_Retcode_SCIP_OKAY
+        }
+        Err(_) => russcip::ffi::SCIP_Retcode_SCIP_ERROR,
+    }
+}
+
 unsafe extern "C" fn lazy_rows_enforce_lp(
     scip: *mut russcip::ffi::SCIP,
     handler: *mut russcip::ffi::SCIP_CONSHDLR,
@@ -652,7 +668,6 @@ unsafe extern "C" fn lazy_rows_enforce_lp(
 ) -> russcip::ffi::SCIP_RETCODE {
     use russcip::ffi;
     let lazy = lazy_rows_of(handler);
-    // A panic must not cross SCIP's C frames: it becomes an error of the solve.
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: `lazy` is the handler's live data; SCIP calls its callbacks in turn.
         let lazy = unsafe { &mut *lazy };
@@ -665,14 +680,7 @@ unsafe extern "C" fn lazy_rows_enforce_lp(
             ffi::SCIP_Result_SCIP_INFEASIBLE
         }
     }));
-    match outcome {
-        Ok(r) => {
-            // SAFETY: SCIP passes a valid result pointer.
-            unsafe { *result = r };
-            ffi::SCIP_Retcode_SCIP_OKAY
-        }
-        Err(_) => ffi::SCIP_Retcode_SCIP_ERROR,
-    }
+    report(outcome, result)
 }
 
 unsafe extern "C" fn lazy_rows_enforce_pseudo(
@@ -697,14 +705,7 @@ unsafe extern "C" fn lazy_rows_enforce_pseudo(
             ffi::SCIP_Result_SCIP_SOLVELP
         }
     }));
-    match outcome {
-        Ok(r) => {
-            // SAFETY: SCIP passes a valid result pointer.
-            unsafe { *result = r };
-            ffi::SCIP_Retcode_SCIP_OKAY
-        }
-        Err(_) => ffi::SCIP_Retcode_SCIP_ERROR,
-    }
+    report(outcome, result)
 }
 
 unsafe extern "C" fn lazy_rows_check(
@@ -732,14 +733,7 @@ unsafe extern "C" fn lazy_rows_check(
             ffi::SCIP_Result_SCIP_INFEASIBLE
         }
     }));
-    match outcome {
-        Ok(r) => {
-            // SAFETY: SCIP passes a valid result pointer.
-            unsafe { *result = r };
-            ffi::SCIP_Retcode_SCIP_OKAY
-        }
-        Err(_) => ffi::SCIP_Retcode_SCIP_ERROR,
-    }
+    report(outcome, result)
 }
 
 /// The handler has no constraints of its own and locks nothing (hence no dual
