@@ -84,6 +84,25 @@ pub enum Heuristics {
     /// Only the one that completes a given partial solution (SCIP's `completesol`, which
     /// turns the caller's warm start into an incumbent); the others are off.
     WarmStartOnly,
+    /// The heuristics that round an LP point or polish a solution, and the one that
+    /// completes a warm start (SCIP: simple rounding, rounding, trivial, one-opt,
+    /// `completesol`, and those off by default); the diving, shifting, randomised
+    /// rounding and large-neighbourhood ones are off. For models whose [`crate::Hooks::lazy`]
+    /// rows those heuristics cannot see, so that most of their points are rejected.
+    RoundingOnly,
+}
+
+/// Where a branch-and-bound solver runs its general-purpose cutting planes (SCIP: Gomory,
+/// zero-half and aggregation/c-MIR cuts). A hint: valid cuts never change the optimum,
+/// only the bound at each node and the time a node takes. A caller's own separator
+/// (`crate::CutSeparator`) runs at every node either way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GeneralCuts {
+    /// The solver's own frequencies (SCIP: at the root and every tenth depth).
+    #[default]
+    SolverDefault,
+    /// At the root only.
+    RootOnly,
 }
 
 /// A mixed-integer linear program.
@@ -104,6 +123,8 @@ pub struct Model {
     pub branching: Branching,
     /// The primal heuristics to ask the solver for.
     pub heuristics: Heuristics,
+    /// Where the solver's general-purpose cutting planes run.
+    pub general_cuts: GeneralCuts,
 }
 
 impl Model {
@@ -117,6 +138,7 @@ impl Model {
             objective: Vec::new(),
             branching: Branching::SolverDefault,
             heuristics: Heuristics::SolverDefault,
+            general_cuts: GeneralCuts::SolverDefault,
         }
     }
 

@@ -7,7 +7,7 @@
 //! [`SolveError::Solver`] instead of a wrong fusion decision.
 
 use crate::model::{
-    Branching, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, check_feasible, violates_le,
+    Branching, GeneralCuts, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, check_feasible, violates_le,
 };
 use russcip::prelude::*;
 use russcip::{ObjSense, ProblemCreated, Status, VarType};
@@ -318,6 +318,17 @@ fn build(
             .set_int_param("heuristics/completesol/freq", 0)
             .map_err(solver_error)?;
     }
+    if model.heuristics == Heuristics::RoundingOnly {
+        for name in SEARCHING_HEURISTICS {
+            scip = scip.set_int_param(&format!("heuristics/{name}/freq"), -1).map_err(solver_error)?;
+        }
+    }
+    if model.general_cuts == GeneralCuts::RootOnly {
+        for name in GENERAL_SEPARATORS {
+            // Frequency 0: at depth 0 only.
+            scip = scip.set_int_param(&format!("separating/{name}/freq"), 0).map_err(solver_error)?;
+        }
+    }
     // No restart after presolving: SCIP restarts when the root fixes many binaries, and on
     // the fusion models (random programs of 100 combinators, 20 seeds, two runs each way)
     // the solves took 10–13 % less time in all without restarts; at 1000 combinators the
@@ -371,6 +382,37 @@ fn build(
     }
     Ok((scip, vars))
 }
+
+/// SCIP's primal heuristics that dive, shift, round at random or search a neighbourhood
+/// with a sub-solve: off under [`Heuristics::RoundingOnly`].
+const SEARCHING_HEURISTICS: [&str; 23] = [
+    "adaptivediving",
+    "alns",
+    "clique",
+    "conflictdiving",
+    "crossover",
+    "distributiondiving",
+    "feaspump",
+    "fracdiving",
+    "gins",
+    "guideddiving",
+    "intshifting",
+    "linesearchdiving",
+    "locks",
+    "objpscostdiving",
+    "pscostdiving",
+    "randrounding",
+    "rens",
+    "rins",
+    "rootsoldiving",
+    "shifting",
+    "vbounds",
+    "veclendiving",
+    "zirounding",
+];
+
+/// SCIP's general-purpose separators that [`GeneralCuts::RootOnly`] keeps to the root.
+const GENERAL_SEPARATORS: [&str; 3] = ["gomory", "zerohalf", "aggregation"];
 
 /// Runs SCIP on a built problem: concurrently when more than one thread is allowed
 /// (the caller must then hold [`concurrent_solve_guard`] until the instance is freed).
@@ -1047,6 +1089,55 @@ mod tests {
         let solved =
             solve_with(&m, &Limits::default(), Hooks { start, ..Hooks::default() }).expect("solved from the start");
         assert!((solved.objective - 7.0).abs() < 1e-6, "x0, x7 and x14, then two of cost 2: {}", solved.objective);
+    }
+
+    /// The heuristic sets and cut frequencies reach SCIP as asked (every name in
+    /// `SEARCHING_HEURISTICS` and `GENERAL_SEPARATORS` is SCIP's, or building would fail)
+    /// and steer the search only: a knapsack of 40 items and 3 capacities has the same
+    /// optimum under each.
+    #[test]
+    fn search_settings_switch_what_they_say_and_keep_the_optimum() {
+        let mut m = Model::new("knapsack", Sense::Maximize);
+        let mut rng = Rng(0x4e75_0001);
+        let xs: Vec<_> = (0..40).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        for &x in &xs {
+            m.add_objective_term(x, (rng.below(100) + 1) as f64);
+        }
+        for r in 0..3 {
+            let weights: Vec<f64> = xs.iter().map(|_| (rng.below(100) + 1) as f64).collect();
+            let capacity = weights.iter().sum::<f64>() / 3.0;
+            m.add_row(format!("cap{r}"), xs.iter().copied().zip(weights).collect(), -INF, capacity);
+        }
+        let settings = [
+            (Heuristics::SolverDefault, GeneralCuts::SolverDefault),
+            (Heuristics::WarmStartOnly, GeneralCuts::SolverDefault),
+            (Heuristics::RoundingOnly, GeneralCuts::RootOnly),
+        ];
+        let mut optima = Vec::new();
+        for (heuristics, general_cuts) in settings {
+            (m.heuristics, m.general_cuts) = (heuristics, general_cuts);
+            let (scip, _) = build(&m, &Limits::default(), true).expect("the settings are SCIP's");
+            let heuristic = |name: &str| scip.int_param(&format!("heuristics/{name}/freq"));
+            let separator = |name: &str| scip.int_param(&format!("separating/{name}/freq"));
+            match heuristics {
+                Heuristics::SolverDefault => assert!(heuristic("shifting") >= 0 && heuristic("oneopt") >= 0),
+                Heuristics::WarmStartOnly => assert!(heuristic("oneopt") < 0 && heuristic("completesol") == 0),
+                Heuristics::RoundingOnly => {
+                    assert!(SEARCHING_HEURISTICS.iter().all(|name| heuristic(name) < 0));
+                    assert!(heuristic("oneopt") >= 0 && heuristic("rounding") >= 0 && heuristic("completesol") == 0);
+                }
+            }
+            match general_cuts {
+                GeneralCuts::SolverDefault => assert!(GENERAL_SEPARATORS.iter().all(|name| separator(name) > 0)),
+                GeneralCuts::RootOnly => assert!(GENERAL_SEPARATORS.iter().all(|name| separator(name) == 0)),
+            }
+            drop(scip);
+            let solved = solve(&m, &Limits::default()).expect("solved");
+            assert_eq!(solved.status, SolveStatus::Optimal);
+            assert_valid(&m, &solved);
+            optima.push(solved.objective);
+        }
+        assert!(optima.iter().all(|o| (o - optima[0]).abs() < 1e-6), "{optima:?}");
     }
 
     /// Branching priorities and the branching rule steer the search only: a small
