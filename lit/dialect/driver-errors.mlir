@@ -33,6 +33,14 @@
 // RUN: not fuse-opt %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=PASS
 // PASS: error: {{.*}}'no-such-pass' does not refer to a registered pass or pass pipeline
 //
+// Input MLIR 22's parser would crash on (a dense array of `index`), from a file
+// and from stdin:
+// RUN: not fuse-opt %S/Inputs/dense-index-array.mlir 2>&1 | FileCheck %s --check-prefix=CRASH
+// CRASH: {{^}}{{.*}}Inputs{{[/\\]}}dense-index-array.mlir:3:36: error: a dense array of `index` elements (`array<index ...>`) is not supported: MLIR 22's parser crashes on it
+// RUN: not fuse-opt < %S/Inputs/dense-index-array.mlir 2>&1 | FileCheck %s --check-prefix=CRASH-STDIN
+// CRASH-STDIN: {{^}}<stdin>:3:36: error: a dense array of `index` elements
+// RUN: not fuse-opt %S/Inputs/dense-index-array.mlir 2>/dev/null | count 0
+//
 // This file itself is valid (only comments), so it succeeds and prints an
 // empty module:
 // RUN: fuse-opt %s | FileCheck %s --check-prefix=VALID

@@ -11,7 +11,9 @@ pub mod model;
 pub mod scip;
 
 pub use lp::{LpNames, write_lp, write_lp_file};
-pub use model::{Branching, GeneralCuts, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, Variable, check_feasible};
+pub use model::{
+    Branching, GeneralCuts, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, Variable, check_feasible,
+};
 pub use scip::{
     CutSeparator, Hooks, Limits, Solution, SolveError, SolveStatus, sequential_with_separator, solve, solve_with,
 };

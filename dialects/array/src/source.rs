@@ -119,14 +119,8 @@ pub fn load_file<'c>(context: &'c Context, path: &Path) -> Result<Module<'c>, Lo
 
 /// Parses and verifies `source`; diagnostics name `file_name`.
 pub fn parse_source<'c>(context: &'c Context, source: &str, file_name: &str) -> Result<Module<'c>, LoadError> {
-    if let Some((line, column)) = dense_index_array(source) {
-        return Err(LoadError::Invalid(vec![Located {
-            file: file_name.to_owned(),
-            line,
-            column,
-            severity: "error",
-            message: "a dense array of `index` elements (`array<index ...>`) is not supported: MLIR 22's parser crashes on it".into(),
-        }]));
+    if let Some(error) = parser_crash(source, file_name) {
+        return Err(LoadError::Invalid(vec![error]));
     }
     // MLIR's lexer relies on the NUL that `llvm::MemoryBuffer` keeps after a file's
     // contents: it scans a token until a character that cannot continue it, and a Rust
@@ -141,6 +135,22 @@ pub fn parse_source<'c>(context: &'c Context, source: &str, file_name: &str) -> 
         let src = melior::StringRef::new(&terminated[..source.len()]);
         // SAFETY: as above.
         unsafe { mlir_sys::mlirModuleCreateParse(context.to_raw(), src.to_raw()) }
+    })
+}
+
+/// A construct of `source` that MLIR 22's parser crashes on instead of reporting it, as
+/// a located error (`file_name` names the source), or `None`. Every parse of user
+/// input checks this first: [`parse_source`] and `fuse-opt`'s driver.
+pub fn parser_crash(source: &str, file_name: &str) -> Option<Located> {
+    let (line, column) = dense_index_array(source)?;
+    Some(Located {
+        file: file_name.to_owned(),
+        line,
+        column,
+        severity: "error",
+        message:
+            "a dense array of `index` elements (`array<index ...>`) is not supported: MLIR 22's parser crashes on it"
+                .into(),
     })
 }
 

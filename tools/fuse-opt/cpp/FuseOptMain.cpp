@@ -26,8 +26,13 @@ namespace {
 std::string versionLine;
 } // namespace
 
+// `checkInput` is called with the input file's name (`-` for stdin) once the command
+// line is parsed and before MLIR reads the input; a non-zero result (after it has
+// reported why) ends the run with exit code 1. It is not called for the flags that
+// read no input.
 extern "C" int fuseOptMain(int argc, char **argv, const char *version,
-                           const MlirDialectHandle *dialects, int numDialects) {
+                           const MlirDialectHandle *dialects, int numDialects,
+                           int (*checkInput)(const char *inputFilename)) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
@@ -41,6 +46,14 @@ extern "C" int fuseOptMain(int argc, char **argv, const char *version,
   llvm::cl::AddExtraVersionPrinter(
       [](llvm::raw_ostream &os) { os << versionLine << "\n"; });
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "fuse-opt: optimal fusion of data-parallel array combinators\n", registry));
+  // MlirOptMain(argc, argv, toolName, registry) in two steps, so that the input can be
+  // checked between them.
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "fuse-opt: optimal fusion of data-parallel array combinators\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (!config.shouldShowDialects() && !config.shouldListPasses() &&
+      checkInput(inputFilename.c_str()) != 0)
+    return 1;
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 }

@@ -15,7 +15,79 @@ unsafe extern "C" {
         version: *const c_char,
         dialects: *const mlir_sys::MlirDialectHandle,
         num_dialects: c_int,
+        check_input: extern "C" fn(*const c_char) -> c_int,
     ) -> c_int;
+    fn pipe(fds: *mut c_int) -> c_int;
+    fn dup2(old: c_int, new: c_int) -> c_int;
+    fn close(fd: c_int) -> c_int;
+}
+
+/// The driver's check of its input before MLIR parses it (`FuseOptMain.cpp`): a
+/// construct MLIR 22's parser would crash on ([`array_dialect::source::parser_crash`])
+/// is reported as a located error and the run ends with exit code 1, as for any parse
+/// error. `name` is MLIR's input file name, `-` for stdin. Standard input is read whole
+/// and fed back to MLIR through a pipe, so MLIR still reads it (and names it
+/// `<stdin>`). An input that cannot be read is left to MLIR, which reports it.
+extern "C" fn check_input(name: *const c_char) -> c_int {
+    // SAFETY: the driver passes a NUL-terminated string that outlives the call.
+    let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
+    let outcome = std::panic::catch_unwind(|| {
+        let (bytes, shown) = if name == "-" {
+            if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+                // MLIR's own notice, which it no longer prints once stdin is the pipe.
+                eprintln!("(processing input from stdin now, hit ctrl-c/ctrl-d to interrupt)");
+            }
+            let mut bytes = Vec::new();
+            if std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).is_err() || !refeed_stdin(bytes.clone()) {
+                return 0;
+            }
+            (bytes, "<stdin>".to_string())
+        } else {
+            match std::fs::read(&name) {
+                Ok(bytes) => (bytes, name.clone()),
+                Err(_) => return 0,
+            }
+        };
+        match array_dialect::source::parser_crash(&String::from_utf8_lossy(&bytes), &shown) {
+            Some(error) => {
+                eprintln!("{error}");
+                1
+            }
+            None => 0,
+        }
+    });
+    outcome.unwrap_or(1)
+}
+
+/// Makes `bytes` the rest of standard input: a pipe replaces file descriptor 0 and a
+/// thread writes them into it (a pipe holds only 64 KiB), closing it at the end.
+/// Whether that worked.
+fn refeed_stdin(bytes: Vec<u8>) -> bool {
+    use std::io::Write;
+    use std::os::fd::FromRawFd;
+    let mut fds: [c_int; 2] = [-1, -1];
+    // SAFETY: `fds` has room for the two descriptors `pipe` writes.
+    if unsafe { pipe(fds.as_mut_ptr()) } != 0 {
+        return false;
+    }
+    // SAFETY: both descriptors were just opened; the read end replaces stdin and its
+    // original number is closed, the write end is owned by the writer thread below.
+    unsafe {
+        if dup2(fds[0], 0) < 0 {
+            close(fds[0]);
+            close(fds[1]);
+            return false;
+        }
+        close(fds[0]);
+    }
+    // SAFETY: the write end is open and owned by nothing else.
+    let mut writer = unsafe { std::fs::File::from_raw_fd(fds[1]) };
+    std::thread::spawn(move || {
+        // MLIR reads stdin to its end before parsing; if it stops early, the process
+        // ends with it.
+        let _ = writer.write_all(&bytes);
+    });
+    true
 }
 
 /// What `--emit-clustering=` asks for: the analysis report instead of the IR.
@@ -250,6 +322,7 @@ fn main() {
             version.as_ptr(),
             dialects.as_ptr(),
             dialects.len() as c_int,
+            check_input,
         )
     };
     if let Some(clustering) = clustering {
