@@ -568,6 +568,11 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
 /// clusterings (1350, 1352) where the full model's heuristics found 1320 and 1337.
 const LAZY_UP_TO_VARIABLES: usize = 5000;
 
+/// The largest lazy model whose general-purpose cuts run at the root only
+/// (`Ilp::lazy_model`): random programs of 200 combinators have about 1400–1550
+/// variables, of 300 about 2150–2250.
+const ROOT_ONLY_CUTS_UP_TO_VARIABLES: usize = 2000;
+
 /// The largest model (in variables) solved with the warm start as its only primal
 /// heuristic; see `build`.
 const WARM_START_ONLY_UP_TO_VARIABLES: usize = 1000;
@@ -2041,13 +2046,17 @@ impl Ilp {
         if model.heuristics == Heuristics::SolverDefault {
             model.heuristics = Heuristics::RoundingOnly;
         }
-        // SCIP's Gomory, zero-half and aggregation cuts at the root only (they run at every
-        // tenth depth by default; the cycle rows are still separated at every node): the
-        // nodes are cheaper and the bounds about the same. Random programs, 30 s limit,
-        // two runs each way alternated (README, benchmark section): n = 100 over 20 seeds,
-        // all twenty 11.6–12.2 s → 9.9–10.1 s, slowest 2.0 s → 1.3 s; n = 200 seed 4
-        // 9.1–9.2 s → 5.0–5.1 s. Valid cuts either way: the optimum and proofs are unchanged.
-        model.general_cuts = GeneralCuts::RootOnly;
+        // On models of at most ROOT_ONLY_CUTS_UP_TO_VARIABLES, SCIP's Gomory, zero-half and
+        // aggregation cuts at the root only (they run at every tenth depth by default; the
+        // cycle rows are still separated at every node): the nodes are cheaper and the
+        // bounds about the same. Random programs, 30 s limit (README, benchmark section):
+        // n = 100 over 20 seeds, all twenty 11.6–12.2 s → 9.9–10.1 s, slowest 2.0 s → 1.3 s;
+        // n = 200 seed 4 8.9–9.2 s → 5.0–5.4 s. At n = 300 and 500 (2165 variables and
+        // more) the deeper cuts paid: n = 300 seed 0 proven in 17.8 s with them, at the
+        // limit at 352 ≥ 336.6 without. Valid cuts either way: the optimum is unchanged.
+        if model.variables.len() <= ROOT_ONLY_CUTS_UP_TO_VARIABLES {
+            model.general_cuts = GeneralCuts::RootOnly;
+        }
         model.rows.retain(|row| !row.terms.iter().any(|(v, _)| dropped[v.0]));
         for (k, v) in model.variables.iter_mut().enumerate() {
             if dropped[k] {
