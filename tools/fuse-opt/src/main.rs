@@ -27,58 +27,68 @@ unsafe extern "C" {
 /// is reported as a located error and the run ends with exit code 1, as for any parse
 /// error. `name` is MLIR's input file name, `-` for stdin. Standard input is read whole
 /// and fed back to MLIR through a pipe, so MLIR still reads it (and names it
-/// `<stdin>`). An input that cannot be read is left to MLIR, which reports it.
+/// `<stdin>`); if that fails, the run ends with an error rather than with MLIR reading
+/// an emptied stdin. A file that cannot be read is left to MLIR, which reports it.
 extern "C" fn check_input(name: *const c_char) -> c_int {
     // SAFETY: the driver passes a NUL-terminated string that outlives the call.
     let name = unsafe { std::ffi::CStr::from_ptr(name) }.to_string_lossy().into_owned();
     let outcome = std::panic::catch_unwind(|| {
-        let (bytes, shown) = if name == "-" {
+        let stdin = name == "-";
+        let bytes = if stdin {
             if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
                 // MLIR's own notice, which it no longer prints once stdin is the pipe.
                 eprintln!("(processing input from stdin now, hit ctrl-c/ctrl-d to interrupt)");
             }
             let mut bytes = Vec::new();
-            if std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes).is_err() || !refeed_stdin(bytes.clone()) {
-                return 0;
+            if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
+                eprintln!("fuse-opt: error: cannot read standard input: {e}");
+                return 1;
             }
-            (bytes, "<stdin>".to_string())
+            bytes
         } else {
             match std::fs::read(&name) {
-                Ok(bytes) => (bytes, name.clone()),
+                Ok(bytes) => bytes,
                 Err(_) => return 0,
             }
         };
-        match array_dialect::source::parser_crash(&String::from_utf8_lossy(&bytes), &shown) {
-            Some(error) => {
-                eprintln!("{error}");
-                1
-            }
-            None => 0,
+        let shown = if stdin { "<stdin>" } else { name.as_str() };
+        if let Some(error) = array_dialect::source::parser_crash(&String::from_utf8_lossy(&bytes), shown) {
+            eprintln!("{error}");
+            return 1;
         }
+        if stdin && let Err(e) = refeed_stdin(bytes) {
+            eprintln!("fuse-opt: error: cannot pass standard input on to MLIR: {e}");
+            return 1;
+        }
+        0
     });
     outcome.unwrap_or(1)
 }
 
 /// Makes `bytes` the rest of standard input: a pipe replaces file descriptor 0 and a
 /// thread writes them into it (a pipe holds only 64 KiB), closing it at the end.
-/// Whether that worked.
-fn refeed_stdin(bytes: Vec<u8>) -> bool {
+fn refeed_stdin(bytes: Vec<u8>) -> std::io::Result<()> {
     use std::io::Write;
     use std::os::fd::FromRawFd;
     let mut fds: [c_int; 2] = [-1, -1];
     // SAFETY: `fds` has room for the two descriptors `pipe` writes.
     if unsafe { pipe(fds.as_mut_ptr()) } != 0 {
-        return false;
+        return Err(std::io::Error::last_os_error());
     }
     // SAFETY: both descriptors were just opened; the read end replaces stdin and its
-    // original number is closed, the write end is owned by the writer thread below.
+    // original number is closed (unless it is 0 already, which Rust's runtime, opening
+    // /dev/null on a closed stdin, makes unlikely), the write end is owned by the
+    // writer thread below.
     unsafe {
-        if dup2(fds[0], 0) < 0 {
+        if fds[0] != 0 && dup2(fds[0], 0) < 0 {
+            let error = std::io::Error::last_os_error();
             close(fds[0]);
             close(fds[1]);
-            return false;
+            return Err(error);
         }
-        close(fds[0]);
+        if fds[0] != 0 {
+            close(fds[0]);
+        }
     }
     // SAFETY: the write end is open and owned by nothing else.
     let mut writer = unsafe { std::fs::File::from_raw_fd(fds[1]) };
@@ -87,7 +97,7 @@ fn refeed_stdin(bytes: Vec<u8>) -> bool {
         // ends with it.
         let _ = writer.write_all(&bytes);
     });
-    true
+    Ok(())
 }
 
 /// What `--emit-clustering=` asks for: the analysis report instead of the IR.
