@@ -34,6 +34,7 @@ fn run(size: usize, seed: u64, first_limit: f64, second_limit: f64) -> Result<()
         separator: Some(Box::new(cuts.clone()) as Box<dyn CutSeparator>),
         start,
         lazy: true,
+        heuristic: None,
     };
     let limits = |seconds: f64| Limits { time_seconds: seconds, ..Limits::default() };
     let started = Instant::now();

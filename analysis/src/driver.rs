@@ -8,10 +8,10 @@ use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
 use super::formulation::{self, Formulation, FormulationError};
 use super::graph::Graph;
-use super::local_search;
+use super::local_search::{self, LpGuided};
 use super::report::{Status, relative_gap};
 use super::validate::validate;
-use fusion_solver::{CutSeparator, Hooks, Limits, SolveError, SolveStatus};
+use fusion_solver::{CutSeparator, Hooks, Limits, PrimalHeuristic, SolveError, SolveStatus};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -82,10 +82,21 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     // them as lazy rows (`Ilp::lazy_model`); its answer is completed and checked
     // against the full model below.
     let lazy_model = ilp.lazy_model();
+    // On large models solved with lazy rows, where SCIP's own searching heuristics are
+    // off (`Ilp::lazy_model`), the root LP is also turned into a clustering by
+    // `LpGuided` (measured: `formulation::LP_GUIDED_ABOVE_VARIABLES`).
+    let large = |m: &&fusion_solver::Model| m.variables.len() > formulation::LP_GUIDED_ABOVE_VARIABLES;
+    let heuristic = lazy_model.as_ref().filter(large).map(|_| {
+        let to_beat = warm_start_found.as_ref().map_or(f64::INFINITY, |w| w.objective);
+        let budget = share_of_limit(options, LP_GUIDED_SHARE);
+        Box::new(LpGuided::new(graph.clone(), ilp.clone(), options.cost.clone(), budget, to_beat))
+            as Box<dyn PrimalHeuristic>
+    });
     let hooks = Hooks {
         separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts) as Box<dyn CutSeparator>),
         start: start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default(),
         lazy: lazy_model.is_some(),
+        heuristic,
     };
     if fusion_solver::sequential_with_separator(&options.limits, &hooks).threads < options.limits.threads {
         warnings.push(format!(
@@ -253,6 +264,10 @@ const GREEDY_MIN_SECONDS: f64 = 1.0;
 /// passes. On random programs of 1000 combinators the search improves on greedy for many
 /// seconds; the solver needs the rest.
 const LOCAL_SEARCH_SHARE: f64 = 0.1;
+
+/// The share of the time limit the root's LP-guided clustering ([`LpGuided`]) may
+/// take for its descent: a cap, not a budget it uses up.
+const LP_GUIDED_SHARE: f64 = 0.05;
 
 /// The share of the time limit kept from the solver for what follows its stop: reading
 /// the clustering back, validating and pricing it, and freeing SCIP's problem. At 1000

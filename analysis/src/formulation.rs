@@ -573,6 +573,15 @@ const LAZY_UP_TO_VARIABLES: usize = 5000;
 /// variables, of 300 about 2150–2250.
 const ROOT_ONLY_CUTS_UP_TO_VARIABLES: usize = 2000;
 
+/// The size (in variables) above which a lazy model's root LP is also turned into a
+/// clustering by the driver's heuristic (`local_search::LpGuided`): models where SCIP's
+/// searching heuristics are off and its deeper cuts on. Measured with `fusion-bench
+/// --formulations combined --time-limit 30`, with and without it, one after the other:
+/// n = 300 seed 0 proven in 14.3 s against 17.9 s, n = 500 seed 1 ended at 653 against
+/// its warm start 674, the other two programs the same; at n = 200 (below) seed 1
+/// ended at 244 against 242 and seeds 0 and 4 took 0.2–0.4 s longer, so it stays off there.
+pub const LP_GUIDED_ABOVE_VARIABLES: usize = ROOT_ONLY_CUTS_UP_TO_VARIABLES;
+
 /// The largest model (in variables) solved with the warm start as its only primal
 /// heuristic; see `build`.
 const WARM_START_ONLY_UP_TO_VARIABLES: usize = 1000;
@@ -2106,6 +2115,16 @@ impl Ilp {
             }
         }
         values
+    }
+
+    /// How strongly `values` (a point of the model, fractional or not) put each pair of
+    /// nodes that a fusion decision or a shared read could join in one cluster:
+    /// 1 − x for a fusible pair, z for two readers that may share a read, each in [0, 1].
+    /// A primal heuristic's guide ([`crate::local_search::LpGuided`]); it proves nothing.
+    pub fn link_strengths(&self, values: &[f64]) -> Vec<(NodeId, NodeId, f64)> {
+        let value = |v: VarId| values.get(v.0).copied().unwrap_or(0.0).clamp(0.0, 1.0);
+        let fusions = self.x.iter().map(|(&(a, c), &x)| (a, c, 1.0 - value(x)));
+        fusions.chain(self.shares.iter().map(|&(u, v, z)| (u, v, value(z)))).collect()
     }
 
     /// Turns solver values into a clustering (seed 000 §4.1 "Performance and

@@ -35,8 +35,10 @@
 
 use super::clustering::Clustering;
 use super::cost::{CostFunction, evaluate_function};
+use super::formulation::Ilp;
 use super::graph::{Access, Graph, NodeId, ORDER_BACKWARD, ORDER_FORWARD, Order};
 use super::validate::validate;
+use fusion_solver::{PrimalHeuristic, VarId};
 use std::time::{Duration, Instant};
 
 /// The best clustering found from `start` (which must be legal) within `budget`, and
@@ -76,6 +78,90 @@ pub fn improve(graph: &Graph, start: Clustering, cost: &CostFunction, budget: Du
         }
     }
     (best.clustering, best.cost)
+}
+
+/// The legal clustering that follows `links` (pairs of nodes, strongest first): from
+/// the unfused clustering, the clusters of each pair are merged when the merge is legal
+/// (whatever it costs: the links come from an LP solution, whose merges pay off
+/// together), then the search descends to a local minimum within `budget`. Returns the
+/// clustering and its cost.
+pub fn follow_links(
+    graph: &Graph,
+    links: &[(NodeId, NodeId)],
+    cost: &CostFunction,
+    budget: Duration,
+) -> (Clustering, f64) {
+    let deadline = Instant::now().checked_add(budget);
+    let unfused = Clustering::unfused(graph);
+    let search = Search { graph, cost, neighbours: neighbours(graph), deadline };
+    let mut state = State {
+        label: (0..graph.nodes.len()).collect(),
+        orders: unfused.output_orders.clone(),
+        cost: evaluate_function(graph, &unfused, cost),
+        clustering: unfused,
+    };
+    for &(a, b) in links {
+        if search.deadline.is_some_and(|deadline| Instant::now() > deadline) {
+            break;
+        }
+        let (Some(&keep), Some(&gone)) = (state.label.get(a.0), state.label.get(b.0)) else { continue };
+        if keep == gone {
+            continue;
+        }
+        let merged: Vec<usize> = state.label.iter().map(|&l| if l == gone { keep } else { l }).collect();
+        let next = [None, Some(ORDER_FORWARD), Some(ORDER_BACKWARD)].into_iter().find_map(|direction| {
+            let orders = cluster_orders(graph, &merged, &state.orders, keep, direction)?;
+            search.judge((merged.clone(), orders), f64::INFINITY)
+        });
+        if let Some(next) = next {
+            state = next;
+        }
+    }
+    let state = search.descend(state);
+    (state.clustering, state.cost)
+}
+
+/// The root LP solution turned into a legal clustering (a
+/// [`fusion_solver::PrimalHeuristic`]): the pairs the LP puts in one cluster at least
+/// half-way ([`Ilp::link_strengths`]), strongest first, are followed ([`follow_links`])
+/// and the result, when it is cheaper than the warm start, goes back to SCIP as a
+/// partial solution ([`Ilp::partial_solution`]).
+///
+/// Why: where the model is solved with lazy rows, SCIP's diving and neighbourhood
+/// heuristics are off (they do not see those rows; `Ilp::lazy_model`), and on large
+/// models SCIP then often ends with the warm start. This heuristic builds legal
+/// clusterings only (each merge judged by the validator).
+pub struct LpGuided {
+    graph: Graph,
+    ilp: Ilp,
+    cost: CostFunction,
+    /// The time the descent may take.
+    budget: Duration,
+    /// The warm start's cost (or infinity): a proposal must be cheaper.
+    to_beat: f64,
+}
+
+impl LpGuided {
+    /// A heuristic for `ilp`, the model of `graph` under `cost`, whose proposal must cost
+    /// less than `to_beat`.
+    pub fn new(graph: Graph, ilp: Ilp, cost: CostFunction, budget: Duration, to_beat: f64) -> Self {
+        LpGuided { graph, ilp, cost, budget, to_beat }
+    }
+}
+
+impl PrimalHeuristic for LpGuided {
+    fn propose(&mut self, values: &[f64]) -> Vec<(VarId, f64)> {
+        let mut links: Vec<(NodeId, NodeId, f64)> =
+            self.ilp.link_strengths(values).into_iter().filter(|&(_, _, strength)| strength >= 0.5).collect();
+        links.sort_by(|a, b| b.2.total_cmp(&a.2).then((a.0, a.1).cmp(&(b.0, b.1))));
+        let pairs: Vec<(NodeId, NodeId)> = links.iter().map(|&(a, b, _)| (a, b)).collect();
+        let (clustering, cost) = follow_links(&self.graph, &pairs, &self.cost, self.budget);
+        if cost >= self.to_beat - 1e-9 {
+            return Vec::new();
+        }
+        self.to_beat = cost;
+        self.ilp.partial_solution(&self.graph, &clustering)
+    }
 }
 
 /// How many kicks the iterated local search tries after the first descent.
@@ -366,6 +452,38 @@ mod tests {
             }
         }
         assert!(improved >= 10, "the search improved on greedy only {improved} times");
+    }
+
+    /// Following links gives a legal clustering, never cheaper than the exhaustive
+    /// optimum (which would mean the validator or the cost evaluator was fooled), and
+    /// following the pairs of nodes that share a cluster in the optimum often gives the
+    /// optimum.
+    #[test]
+    fn following_links_is_legal_and_never_beats_the_exhaustive_optimum() {
+        let cost = CostFunction::single(CostModel::ReadsWrites);
+        let mut reached = 0;
+        for seed in 0..60 {
+            let graph = small_program(6, seed);
+            let Some(reference) = exhaustive::search(&graph, std::slice::from_ref(&cost)) else { continue };
+            let optimum = &reference.optima[0];
+            let mut links = Vec::new();
+            for cluster in &optimum.clustering.clusters {
+                for (i, &a) in cluster.iter().enumerate() {
+                    links.extend(cluster[i + 1..].iter().map(|&b| (a, b)));
+                }
+            }
+            let everything: Vec<(NodeId, NodeId)> =
+                graph.node_ids().flat_map(|a| graph.node_ids().map(move |b| (a, b))).collect();
+            for pairs in [&links, &everything] {
+                let (found, found_cost) = follow_links(&graph, pairs, &cost, Duration::from_secs(10));
+                assert_eq!(validate(&graph, &found), Ok(()), "seed {seed}");
+                assert_eq!(found_cost, evaluate_function(&graph, &found, &cost));
+                assert!(found_cost >= optimum.cost - 1e-9, "seed {seed}: {found_cost} < optimum {}", optimum.cost);
+            }
+            reached +=
+                usize::from(follow_links(&graph, &links, &cost, Duration::from_secs(10)).1 <= optimum.cost + 1e-9);
+        }
+        assert!(reached >= 20, "the optimum's own links reached it only {reached} times");
     }
 
     /// The kicks are seeded, so the search is a function of the program (given a budget it

@@ -166,6 +166,22 @@ pub struct Hooks {
     /// rows, are violated exactly when the point is not a solution of the full problem.
     /// Turns off SCIP's dual reductions, which would need locks the rows cannot give.
     pub lazy: bool,
+    /// A primal heuristic of the caller's own ([`PrimalHeuristic`]), run once, after the
+    /// root node's LP.
+    pub heuristic: Option<Box<dyn PrimalHeuristic>>,
+}
+
+/// A primal heuristic that knows what the model means: from the LP solution of the
+/// root node, it proposes values for some variables of a point it believes feasible.
+/// The solver completes the proposal as it completes [`Hooks::start`] (a solve with
+/// those values fixed, with the lazy rows where the solve has them) and offers the
+/// completed point to SCIP, which checks it against every row before keeping it. So a
+/// wrong proposal costs time, never soundness: heuristics find solutions, they prove
+/// nothing.
+pub trait PrimalHeuristic {
+    /// Values of some variables (a partial solution), built from `values`, the LP
+    /// solution indexed like `Model::variables`; empty for none.
+    fn propose(&mut self, values: &[f64]) -> Vec<(VarId, f64)>;
 }
 
 /// [`solve`] with [`Hooks`]: a cut separator and a starting solution.
@@ -446,6 +462,27 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
     let completed = if hooks.start.is_empty() { None } else { completed_start(model, limits, &hooks.start, lazy_rows) };
     let (mut scip, vars) = build(model, limits, true)?;
     let originals: Vec<*mut russcip::ffi::SCIP_VAR> = vars.iter().map(|v| v.inner()).collect();
+    if let Some(inner) = hooks.heuristic {
+        // Frequency 0 with offset 0: at the root only; after its LP (and cuts).
+        scip.include_heur(
+            HEURISTIC_NAME,
+            "the caller's primal heuristic, from the root's LP solution",
+            HEURISTIC_PRIORITY,
+            'C',
+            0,
+            0,
+            -1,
+            russcip::HeurTiming::AFTER_LP_NODE,
+            true,
+            Box::new(CallerHeuristic {
+                model: model.clone(),
+                limits: *limits,
+                lazy_rows: lazy_rows.cloned(),
+                originals: originals.clone(),
+                inner,
+            }),
+        );
+    }
     if hooks.lazy {
         let Some(inner) = &separator else {
             return Err(SolveError::InvalidModel("lazy rows were asked for without a separator".into()));
@@ -566,13 +603,22 @@ fn completed_start(
     }
     let limits = Limits { time_seconds: limits.time_seconds * COMPLETION_SHARE, relative_gap: 0.0, threads: 1 };
     let hooks = match lazy_rows {
-        Some(rows) => Hooks { separator: Some(Box::new(SharedSeparator(rows.clone()))), start: Vec::new(), lazy: true },
+        Some(rows) => Hooks {
+            separator: Some(Box::new(SharedSeparator(rows.clone()))),
+            start: Vec::new(),
+            lazy: true,
+            heuristic: None,
+        },
         None => Hooks::default(),
     };
     solve_validated(&fixed, &limits, hooks, Instant::now()).ok().map(|s| s.values)
 }
 
 const SEPARATOR_NAME: &str = "caller_cuts";
+const HEURISTIC_NAME: &str = "caller_heuristic";
+/// Above SCIP's LP-based heuristics (rounding is −1000): the caller's proposal is tried
+/// first.
+const HEURISTIC_PRIORITY: i32 = 10_000;
 /// SCIP's default rule, reliability pseudo-cost branching, has priority 10000.
 const INFERENCE_BRANCHING_PRIORITY: i32 = 100_000;
 /// Above SCIP's own general-purpose separators (gomory is −1000, cmir −100000), so the
@@ -931,6 +977,83 @@ impl ScipCutSeparator {
     }
 }
 
+/// The bridge between SCIP's heuristic callback and a [`PrimalHeuristic`].
+struct CallerHeuristic {
+    /// The model being solved, for the completion of a proposal.
+    model: Model,
+    limits: Limits,
+    /// The solve's lazy rows, which the completion must meet too ([`Hooks::lazy`]).
+    lazy_rows: Option<Rc<RefCell<Box<dyn CutSeparator>>>>,
+    /// The model's variables in SCIP's original space, indexed like `Model::variables`.
+    originals: Vec<*mut russcip::ffi::SCIP_VAR>,
+    inner: Box<dyn PrimalHeuristic>,
+}
+
+impl russcip::Heuristic for CallerHeuristic {
+    fn execute(
+        &mut self,
+        model: russcip::Model<russcip::Solving>,
+        _timing: russcip::HeurTiming,
+        _node_infeasible: bool,
+    ) -> russcip::HeurResult {
+        // A panic must not cross SCIP's C frames; the heuristic then finds nothing.
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.run(model.scip_ptr())));
+        outcome.unwrap_or(russcip::HeurResult::NoSolFound)
+    }
+}
+
+impl CallerHeuristic {
+    /// Reads the LP point, asks for a proposal, completes it and offers it to SCIP.
+    fn run(&mut self, scip: *mut russcip::ffi::SCIP) -> russcip::HeurResult {
+        use russcip::ffi;
+        // SAFETY: `scip` is the live instance in the SOLVING stage (after a node's LP).
+        if unsafe { ffi::SCIPgetLPSolstat(scip) } != ffi::SCIP_LPSolStat_SCIP_LPSOLSTAT_OPTIMAL {
+            return russcip::HeurResult::DidNotRun;
+        }
+        let mut values = Vec::with_capacity(self.originals.len());
+        for &var in &self.originals {
+            let mut t = std::ptr::null_mut();
+            // SAFETY: `var` is an original variable of the live instance; a null solution
+            // is the current LP solution, defined after a node's LP.
+            let value = unsafe {
+                if ffi::SCIPgetTransformedVar(scip, var, &mut t) != ffi::SCIP_Retcode_SCIP_OKAY || t.is_null() {
+                    return russcip::HeurResult::DidNotRun;
+                }
+                ffi::SCIPgetSolVal(scip, std::ptr::null_mut(), t)
+            };
+            values.push(value);
+        }
+        let proposal = self.inner.propose(&values);
+        if proposal.is_empty() || proposal.iter().any(|(v, x)| v.0 >= self.originals.len() || !x.is_finite()) {
+            return russcip::HeurResult::NoSolFound;
+        }
+        let Some(point) = completed_start(&self.model, &self.limits, &proposal, self.lazy_rows.as_ref()) else {
+            return russcip::HeurResult::NoSolFound;
+        };
+        // SAFETY: the live instance in the SOLVING stage, where original-space solutions
+        // may be created and tried; the heuristic is found by its own name; the solution
+        // is freed by SCIPtrySolFree.
+        unsafe {
+            let name = std::ffi::CString::new(HEURISTIC_NAME).expect("no NUL byte");
+            let heur = ffi::SCIPfindHeur(scip, name.as_ptr());
+            let mut sol = std::ptr::null_mut();
+            if ffi::SCIPcreateOrigSol(scip, &mut sol, heur) != ffi::SCIP_Retcode_SCIP_OKAY || sol.is_null() {
+                return russcip::HeurResult::NoSolFound;
+            }
+            for (&var, &value) in self.originals.iter().zip(&point) {
+                ffi::SCIPsetSolVal(scip, sol, var, value);
+            }
+            let mut stored = 0;
+            let code = ffi::SCIPtrySolFree(scip, &mut sol, 0, 0, 1, 1, 1, &mut stored);
+            if code == ffi::SCIP_Retcode_SCIP_OKAY && stored != 0 {
+                russcip::HeurResult::FoundSol
+            } else {
+                russcip::HeurResult::NoSolFound
+            }
+        }
+    }
+}
+
 /// SCIP's presolve sometimes only proves "infeasible or unbounded". Re-solving the
 /// feasibility problem (zero objective) tells which: an infeasible model stays
 /// infeasible; if it has a point, the objective must be unbounded. Runs under the
@@ -1091,12 +1214,8 @@ mod tests {
         assert!((solved.objective - 7.0).abs() < 1e-6, "x0, x7 and x14, then two of cost 2: {}", solved.objective);
     }
 
-    /// The heuristic sets and cut frequencies reach SCIP as asked (every name in
-    /// `SEARCHING_HEURISTICS` and `GENERAL_SEPARATORS` is SCIP's, or building would fail)
-    /// and steer the search only: a knapsack of 40 items and 3 capacities has the same
-    /// optimum under each.
-    #[test]
-    fn search_settings_switch_what_they_say_and_keep_the_optimum() {
+    /// A knapsack of 40 items and 3 capacities: SCIP needs its LP for it.
+    fn small_knapsack() -> Model {
         let mut m = Model::new("knapsack", Sense::Maximize);
         let mut rng = Rng(0x4e75_0001);
         let xs: Vec<_> = (0..40).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
@@ -1108,6 +1227,48 @@ mod tests {
             let capacity = weights.iter().sum::<f64>() / 3.0;
             m.add_row(format!("cap{r}"), xs.iter().copied().zip(weights).collect(), -INF, capacity);
         }
+        m
+    }
+
+    /// Records the points it is given and proposes a fixed partial solution.
+    struct Recording(Rc<RefCell<Vec<Vec<f64>>>>, Vec<(VarId, f64)>);
+
+    impl PrimalHeuristic for Recording {
+        fn propose(&mut self, values: &[f64]) -> Vec<(VarId, f64)> {
+            self.0.borrow_mut().push(values.to_vec());
+            self.1.clone()
+        }
+    }
+
+    /// The caller's heuristic runs once, at the root, on the root's LP solution (a point
+    /// in the variables' bounds whose objective bounds the optimum); its proposals, even
+    /// one that no point completes, leave the optimum as it is.
+    #[test]
+    fn a_callers_heuristic_runs_once_on_the_root_lp() {
+        let m = small_knapsack();
+        let plain = solve(&m, &Limits::default()).unwrap();
+        for proposal in [vec![(VarId(0), 1.0), (VarId(1), 0.0)], vec![(VarId(0), 2.0)]] {
+            let seen = Rc::new(RefCell::new(Vec::new()));
+            let hooks = Hooks { heuristic: Some(Box::new(Recording(seen.clone(), proposal))), ..Hooks::default() };
+            let solved = solve_with(&m, &Limits::default(), hooks).unwrap();
+            assert_eq!(solved.status, SolveStatus::Optimal);
+            assert_valid(&m, &solved);
+            assert!((solved.objective - plain.objective).abs() < 1e-6, "{} vs {}", solved.objective, plain.objective);
+            let seen = seen.borrow();
+            assert_eq!(seen.len(), 1, "called once");
+            assert_eq!(seen[0].len(), m.variables.len());
+            assert!(seen[0].iter().all(|v| (-1e-9..=1.0 + 1e-9).contains(v)), "{:?}", seen[0]);
+            assert!(m.objective_value(&seen[0]) >= plain.objective - 1e-6, "the LP bounds the optimum");
+        }
+    }
+
+    /// The heuristic sets and cut frequencies reach SCIP as asked (every name in
+    /// `SEARCHING_HEURISTICS` and `GENERAL_SEPARATORS` is SCIP's, or building would fail)
+    /// and steer the search only: a knapsack of 40 items and 3 capacities has the same
+    /// optimum under each.
+    #[test]
+    fn search_settings_switch_what_they_say_and_keep_the_optimum() {
+        let mut m = small_knapsack();
         let settings = [
             (Heuristics::SolverDefault, GeneralCuts::SolverDefault),
             (Heuristics::WarmStartOnly, GeneralCuts::SolverDefault),
@@ -1267,7 +1428,12 @@ mod tests {
         let m = hard_knapsack(0x5eed_0020);
         let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let limits = Limits { time_seconds: 0.3, relative_gap: 0.0, threads: 2 };
-        let hooks = Hooks { separator: Some(Box::new(Counting(calls.clone()))), start: Vec::new(), lazy: false };
+        let hooks = Hooks {
+            separator: Some(Box::new(Counting(calls.clone()))),
+            start: Vec::new(),
+            lazy: false,
+            heuristic: None,
+        };
         assert_eq!(sequential_with_separator(&limits, &hooks).threads, 1);
         let s = solve_with(&m, &limits, hooks).unwrap();
         assert_valid(&m, &s);
@@ -1305,7 +1471,8 @@ mod tests {
             m.add_objective_term(x, 1.0);
         }
         let solve_path = |lazy: bool| {
-            let hooks = Hooks { separator: Some(Box::new(PathPacking(xs.clone()))), start: Vec::new(), lazy };
+            let hooks =
+                Hooks { separator: Some(Box::new(PathPacking(xs.clone()))), start: Vec::new(), lazy, heuristic: None };
             solve_with(&m, &Limits::default(), hooks).unwrap()
         };
         let s = solve_path(true);
@@ -1319,7 +1486,7 @@ mod tests {
         assert!((solve_path(false).objective - 7.0).abs() < 1e-6);
         // A start that violates the lazy rows is rejected, not taken as the incumbent.
         let start = xs.iter().map(|&x| (x, 1.0)).collect();
-        let hooks = Hooks { separator: Some(Box::new(PathPacking(xs.clone()))), start, lazy: true };
+        let hooks = Hooks { separator: Some(Box::new(PathPacking(xs.clone()))), start, lazy: true, heuristic: None };
         assert!((solve_with(&m, &Limits::default(), hooks).unwrap().objective - 4.0).abs() < 1e-6);
     }
 
