@@ -890,6 +890,34 @@ fn include_lazy_rows(scip: &mut russcip::Model<ProblemCreated>, lazy: LazyRows) 
     Ok(())
 }
 
+/// The transformed counterparts of `originals` (the space the LP lives in), or `None`
+/// if SCIP has none for one of them.
+fn transformed_vars(
+    scip: *mut russcip::ffi::SCIP,
+    originals: &[*mut russcip::ffi::SCIP_VAR],
+) -> Option<Vec<*mut russcip::ffi::SCIP_VAR>> {
+    use russcip::ffi;
+    let mut transformed = Vec::with_capacity(originals.len());
+    for &var in originals {
+        let mut t = std::ptr::null_mut();
+        // SAFETY: `scip` is the live instance in the SOLVING stage and `var` one of its
+        // original variables (kept alive by the caller's `vars`).
+        let code = unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) };
+        if code != ffi::SCIP_Retcode_SCIP_OKAY || t.is_null() {
+            return None;
+        }
+        transformed.push(t);
+    }
+    Some(transformed)
+}
+
+/// The current LP solution's values of `transformed` (variables of the live instance,
+/// read while a separator or an after-LP heuristic runs, when the LP solution is defined).
+fn lp_values(scip: *mut russcip::ffi::SCIP, transformed: &[*mut russcip::ffi::SCIP_VAR]) -> Vec<f64> {
+    // SAFETY: as documented above; a null solution is the current LP solution.
+    transformed.iter().map(|&t| unsafe { russcip::ffi::SCIPgetSolVal(scip, std::ptr::null_mut(), t) }).collect()
+}
+
 /// The bridge between SCIP's separator callback and a [`CutSeparator`].
 struct ScipCutSeparator {
     /// The model's variables in SCIP's original space, indexed like `Model::variables`.
@@ -920,24 +948,11 @@ impl ScipCutSeparator {
     fn separate(&mut self, scip: *mut russcip::ffi::SCIP) -> Result<bool, russcip::Retcode> {
         use russcip::ffi;
         if self.transformed.is_none() {
-            let mut transformed = Vec::with_capacity(self.originals.len());
-            for &var in &self.originals {
-                let mut t = std::ptr::null_mut();
-                // SAFETY: `scip` is the live instance in the SOLVING stage and `var` one of
-                // its original variables (kept alive by the caller's `vars`).
-                let code = unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) };
-                if code != ffi::SCIP_Retcode_SCIP_OKAY || t.is_null() {
-                    return Ok(false);
-                }
-                transformed.push(t);
-            }
+            let Some(transformed) = transformed_vars(scip, &self.originals) else { return Ok(false) };
             self.transformed = Some(transformed);
         }
         let transformed = self.transformed.as_ref().expect("set above");
-        // SAFETY: transformed variables of the live instance; a null solution is the
-        // current LP solution, defined while a separator runs.
-        let values: Vec<f64> =
-            transformed.iter().map(|&t| unsafe { ffi::SCIPgetSolVal(scip, std::ptr::null_mut(), t) }).collect();
+        let values = lp_values(scip, transformed);
         let rows = self.inner.separate(&values);
         // SAFETY: the name is NUL-terminated and the separator was included above.
         let sepa = unsafe { ffi::SCIPfindSepa(scip, c"caller_cuts".as_ptr()) };
@@ -1010,19 +1025,10 @@ impl CallerHeuristic {
         if unsafe { ffi::SCIPgetLPSolstat(scip) } != ffi::SCIP_LPSolStat_SCIP_LPSOLSTAT_OPTIMAL {
             return russcip::HeurResult::DidNotRun;
         }
-        let mut values = Vec::with_capacity(self.originals.len());
-        for &var in &self.originals {
-            let mut t = std::ptr::null_mut();
-            // SAFETY: `var` is an original variable of the live instance; a null solution
-            // is the current LP solution, defined after a node's LP.
-            let value = unsafe {
-                if ffi::SCIPgetTransformedVar(scip, var, &mut t) != ffi::SCIP_Retcode_SCIP_OKAY || t.is_null() {
-                    return russcip::HeurResult::DidNotRun;
-                }
-                ffi::SCIPgetSolVal(scip, std::ptr::null_mut(), t)
-            };
-            values.push(value);
-        }
+        let Some(transformed) = transformed_vars(scip, &self.originals) else {
+            return russcip::HeurResult::DidNotRun;
+        };
+        let values = lp_values(scip, &transformed);
         let proposal = self.inner.propose(&values);
         if proposal.is_empty() || proposal.iter().any(|(v, x)| v.0 >= self.originals.len() || !x.is_finite()) {
             return russcip::HeurResult::NoSolFound;
