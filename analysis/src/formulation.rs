@@ -569,9 +569,9 @@ fn build_linear(graph: &Graph, formulation: Formulation, cost: &CostFunction) ->
 const LAZY_UP_TO_VARIABLES: usize = 5000;
 
 /// The largest lazy model whose general-purpose cuts run at the root only
-/// (`Ilp::lazy_model`): random programs of 200 combinators have about 1400–1550
-/// variables, of 300 about 2150–2250.
-const ROOT_ONLY_CUTS_UP_TO_VARIABLES: usize = 2000;
+/// (`Ilp::lazy_model`): random programs of 100 combinators have about 650–800
+/// variables, of 150 about 950–1300, of 200 about 1400–1550.
+const ROOT_ONLY_CUTS_UP_TO_VARIABLES: usize = 1000;
 
 /// The size (in variables) above which a lazy model's root LP is also turned into a
 /// clustering by the driver's heuristic (`local_search::LpGuided`): models where SCIP's
@@ -580,7 +580,7 @@ const ROOT_ONLY_CUTS_UP_TO_VARIABLES: usize = 2000;
 /// n = 300 seed 0 proven in 14.3 s against 17.9 s, n = 500 seed 1 ended at 653 against
 /// its warm start 674, the other two programs the same; at n = 200 (below) seed 1
 /// ended at 244 against 242 and seeds 0 and 4 took 0.2–0.4 s longer, so it stays off there.
-pub const LP_GUIDED_ABOVE_VARIABLES: usize = ROOT_ONLY_CUTS_UP_TO_VARIABLES;
+pub const LP_GUIDED_ABOVE_VARIABLES: usize = 2000;
 
 /// The largest model (in variables) solved with the warm start as its only primal
 /// heuristic; see `build`.
@@ -2059,10 +2059,12 @@ impl Ilp {
         // aggregation cuts at the root only (they run at every tenth depth by default; the
         // cycle rows are still separated at every node): the nodes are cheaper and the
         // bounds about the same. Random programs, 30 s limit (README, benchmark section):
-        // n = 100 over 20 seeds, all twenty 11.6–12.2 s → 9.9–10.1 s, slowest 2.0 s → 1.3 s;
-        // n = 200 seed 4 8.9–9.2 s → 5.0–5.4 s. At n = 300 and 500 (2165 variables and
-        // more) the deeper cuts paid: n = 300 seed 0 proven in 17.8 s with them, at the
-        // limit at 352 ≥ 336.6 without. Valid cuts either way: the optimum is unchanged.
+        // n = 100 over 20 seeds, all twenty 11.6–12.2 s → 9.9–10.1 s, slowest 2.0 s → 1.3 s.
+        // On larger models the deeper cuts pay for their slower nodes once a proof takes
+        // more than a few seconds: with a 60 s limit, n = 150 seed 3 proven in 21 s with
+        // them and at the limit without; n = 200 seed 1 proven in 25–29 s with them and not
+        // in 90 s without; n = 300 seed 0 proven in 17.8 s with them, at the limit at
+        // 352 ≥ 336.6 without. Valid cuts either way: the optimum is unchanged.
         if model.variables.len() <= ROOT_ONLY_CUTS_UP_TO_VARIABLES {
             model.general_cuts = GeneralCuts::RootOnly;
         }

@@ -164,7 +164,8 @@ pub struct Hooks {
     /// accepts (a constraint handler, `LazyRows`), asking the separator about each
     /// candidate. Needs a separator whose rows, at a point that meets the model's own
     /// rows, are violated exactly when the point is not a solution of the full problem.
-    /// Turns off SCIP's dual reductions, which would need locks the rows cannot give.
+    /// The handler locks every variable both ways, which keeps SCIP's dual reductions
+    /// sound (`lazy_rows_lock`); SCIP's symmetry handling is off.
     pub lazy: bool,
     /// A primal heuristic of the caller's own ([`PrimalHeuristic`]), run once, after the
     /// root node's LP.
@@ -487,11 +488,9 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
         let Some(inner) = &separator else {
             return Err(SolveError::InvalidModel("lazy rows were asked for without a separator".into()));
         };
-        // The rows lock no variable (`LazyRows`), so no reduction may rely on locks.
-        scip = scip
-            .set_bool_param("misc/allowstrongdualreds", false)
-            .and_then(|s| s.set_bool_param("misc/allowweakdualreds", false))
-            .map_err(solver_error)?;
+        // SCIP's symmetry handling sees only the model's own rows, and a symmetry of
+        // those need not be one of the lazy rows: it could cut off every optimum.
+        scip = scip.set_int_param("misc/usesymmetry", 0).map_err(solver_error)?;
         include_lazy_rows(
             &mut scip,
             LazyRows { originals: originals.clone(), transformed: None, inner: inner.clone() },
@@ -824,17 +823,51 @@ unsafe extern "C" fn lazy_rows_check(
     report(outcome, result)
 }
 
-/// The handler has no constraints of its own and locks nothing (hence no dual
-/// reductions, [`Hooks::lazy`]).
+/// A handler without constraints (`needscons` false) is asked once, with no
+/// constraint, to lock the variables of the transformed problem (and once more, with
+/// negative counts, to unlock them). The lazy rows may mention any variable with
+/// either sign, so every variable is locked in both directions. With these locks
+/// SCIP's dual reductions stay sound: those that rely on locks (fixing a variable
+/// that no row stops from moving towards a better objective) find nothing to do, and
+/// those that use only the objective and the incumbent (reduced-cost fixing) remove
+/// only solutions no better than the incumbent, wherever the lazy rows cut.
 unsafe extern "C" fn lazy_rows_lock(
-    _scip: *mut russcip::ffi::SCIP,
-    _handler: *mut russcip::ffi::SCIP_CONSHDLR,
-    _cons: *mut russcip::ffi::SCIP_CONS,
-    _locktype: russcip::ffi::SCIP_LOCKTYPE,
-    _nlockspos: std::os::raw::c_int,
-    _nlocksneg: std::os::raw::c_int,
+    scip: *mut russcip::ffi::SCIP,
+    handler: *mut russcip::ffi::SCIP_CONSHDLR,
+    cons: *mut russcip::ffi::SCIP_CONS,
+    locktype: russcip::ffi::SCIP_LOCKTYPE,
+    nlockspos: std::os::raw::c_int,
+    nlocksneg: std::os::raw::c_int,
 ) -> russcip::ffi::SCIP_RETCODE {
-    russcip::ffi::SCIP_Retcode_SCIP_OKAY
+    use russcip::ffi;
+    let lazy = lazy_rows_of(handler);
+    if lazy.is_null() {
+        return ffi::SCIP_Retcode_SCIP_ERROR;
+    }
+    // SAFETY: the handler's live data; SCIP calls its callbacks one at a time.
+    let lazy = unsafe { &*lazy };
+    // SAFETY: `cons`, when not null, is a live constraint of this instance.
+    let transformed = cons.is_null() || unsafe { ffi::SCIPconsIsTransformed(cons) } != 0;
+    let both = nlockspos + nlocksneg;
+    for &original in &lazy.originals {
+        let mut var = original;
+        if transformed {
+            // SAFETY: SCIP transforms the variables before the constraints.
+            let code = unsafe { ffi::SCIPgetTransformedVar(scip, original, &mut var) };
+            if code != ffi::SCIP_Retcode_SCIP_OKAY {
+                return code;
+            }
+            if var.is_null() {
+                return ffi::SCIP_Retcode_SCIP_ERROR;
+            }
+        }
+        // SAFETY: `var` is a live variable of this instance in the constraint's space.
+        let code = unsafe { ffi::SCIPaddVarLocksType(scip, var, locktype, both, both) };
+        if code != ffi::SCIP_Retcode_SCIP_OKAY {
+            return code;
+        }
+    }
+    ffi::SCIP_Retcode_SCIP_OKAY
 }
 
 unsafe extern "C" fn lazy_rows_free(
@@ -1468,7 +1501,9 @@ mod tests {
 
     /// Lazy rows are constraints: the model alone would take every variable (SCIP's
     /// presolve fixes them all to 1 without an LP, so a separator alone never sees the
-    /// point), the lazy rows allow every other one.
+    /// point), the lazy rows allow every other one. It also checks the handler's locks:
+    /// SCIP's dual reductions are on in these solves, and without the locks its dual
+    /// fixing would set every variable to 1, leaving no point the lazy rows accept.
     #[test]
     fn lazy_rows_are_enforced_on_every_accepted_solution() {
         let mut m = Model::new("path_packing", Sense::Maximize);
