@@ -92,8 +92,11 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         Box::new(LpGuided::new(graph.clone(), ilp.clone(), options.cost.clone(), budget, to_beat))
             as Box<dyn PrimalHeuristic>
     });
+    // Larger lazy models also propagate their cycle rows at every node
+    // (measured: `formulation::PROPAGATE_ABOVE_VARIABLES`).
+    let propagates = lazy_model.as_ref().is_some_and(|m| m.variables.len() > formulation::PROPAGATE_ABOVE_VARIABLES);
     let hooks = Hooks {
-        separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts) as Box<dyn CutSeparator>),
+        separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts.propagating(propagates)) as Box<dyn CutSeparator>),
         start: start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default(),
         lazy: lazy_model.is_some(),
         heuristic,

@@ -15,6 +15,6 @@ pub use model::{
     Branching, GeneralCuts, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, Variable, check_feasible,
 };
 pub use scip::{
-    CutSeparator, Hooks, Limits, PrimalHeuristic, Solution, SolveError, SolveStatus, sequential_with_separator, solve,
-    solve_with,
+    CutSeparator, Hooks, Limits, PrimalHeuristic, Propagation, Solution, SolveError, SolveStatus,
+    sequential_with_separator, solve, solve_with,
 };

@@ -143,6 +143,27 @@ pub trait CutSeparator {
     /// Rows violated by `values` (the current LP solution, indexed like
     /// `Model::variables`), or none. Rows that `values` satisfies are ignored.
     fn separate(&mut self, values: &[f64]) -> Vec<Row>;
+
+    /// What the rows imply at a node of the search whose variables lie between `lower`
+    /// and `upper` (indexed like `Model::variables`). Used where the rows are lazy
+    /// ([`Hooks::lazy`]): SCIP propagates it before each node's LP. **Contract:** a
+    /// fixing must hold at every integer point within the bounds that meets the rows,
+    /// and [`Propagation::Infeasible`] means no such point exists. The default
+    /// implies nothing.
+    fn propagate(&mut self, _lower: &[f64], _upper: &[f64]) -> Propagation {
+        Propagation::Nothing
+    }
+}
+
+/// What a [`CutSeparator`]'s rows imply from a node's bounds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Propagation {
+    #[default]
+    Nothing,
+    /// Variables that take these values at every point of the node that meets the rows.
+    Fixings(Vec<(VarId, f64)>),
+    /// No point of the node meets the rows.
+    Infeasible,
 }
 
 /// What a caller may add to a solve beyond the model and its limits.
@@ -633,6 +654,10 @@ impl CutSeparator for SharedSeparator {
     fn separate(&mut self, values: &[f64]) -> Vec<Row> {
         self.0.borrow_mut().separate(values)
     }
+
+    fn propagate(&mut self, lower: &[f64], upper: &[f64]) -> Propagation {
+        self.0.borrow_mut().propagate(lower, upper)
+    }
 }
 
 /// The name of the lazy rows' constraint handler.
@@ -659,22 +684,7 @@ impl LazyRows {
         transformed_space: bool,
     ) -> Vec<Row> {
         use russcip::ffi;
-        let vars = if transformed_space {
-            if self.transformed.is_none() {
-                let mut all = Vec::with_capacity(self.originals.len());
-                for &var in &self.originals {
-                    let mut t = std::ptr::null_mut();
-                    // SAFETY: `scip` is the live instance past presolving (a handler's
-                    // enforcement runs while solving) and `var` one of its originals.
-                    unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) };
-                    all.push(t);
-                }
-                self.transformed = Some(all);
-            }
-            self.transformed.as_deref().expect("set above")
-        } else {
-            &self.originals[..]
-        };
+        let vars = if transformed_space { self.transformed(scip) } else { &self.originals[..] };
         // SAFETY: variables of the live instance (a variable fixed away in presolving
         // has a null transformed counterpart only if it was never transformed, which
         // SCIP does not do: every original has one).
@@ -687,6 +697,79 @@ impl LazyRows {
                 activity < row.lower - MIN_VIOLATION || activity > row.upper + MIN_VIOLATION
             })
             .collect()
+    }
+
+    /// The transformed counterparts of the originals, found on first use (null where
+    /// SCIP has none).
+    fn transformed(&mut self, scip: *mut russcip::ffi::SCIP) -> &[*mut russcip::ffi::SCIP_VAR] {
+        self.transformed.get_or_insert_with(|| {
+            self.originals
+                .iter()
+                .map(|&var| {
+                    let mut t = std::ptr::null_mut();
+                    // SAFETY: `scip` is the live instance past presolving (a handler's
+                    // callbacks run while solving) and `var` one of its originals.
+                    unsafe { russcip::ffi::SCIPgetTransformedVar(scip, var, &mut t) };
+                    t
+                })
+                .collect()
+        })
+    }
+
+    /// Applies what the separator's rows imply from the current node's bounds
+    /// ([`CutSeparator::propagate`]): SCIP's result for the propagation callback.
+    fn propagate(&mut self, scip: *mut russcip::ffi::SCIP) -> russcip::ffi::SCIP_RESULT {
+        use russcip::ffi;
+        let inner = self.inner.clone();
+        let vars = self.transformed(scip);
+        // A variable without a transformed counterpart (none, in practice) is left free.
+        // SAFETY: variables of the live instance; the computed bounds also cover
+        // variables presolving aggregated.
+        let lower: Vec<f64> = vars
+            .iter()
+            .map(|&v| if v.is_null() { 0.0 } else { unsafe { ffi::SCIPcomputeVarLbLocal(scip, v) } })
+            .collect();
+        let upper: Vec<f64> = vars
+            .iter()
+            .map(|&v| if v.is_null() { 1.0 } else { unsafe { ffi::SCIPcomputeVarUbLocal(scip, v) } })
+            .collect();
+        let fixings = match inner.borrow_mut().propagate(&lower, &upper) {
+            Propagation::Nothing => return ffi::SCIP_Result_SCIP_DIDNOTFIND,
+            Propagation::Infeasible => return ffi::SCIP_Result_SCIP_CUTOFF,
+            Propagation::Fixings(fixings) => fixings,
+        };
+        let mut reduced = false;
+        for (var, value) in fixings {
+            let Some(&v) = vars.get(var.0) else { continue };
+            if v.is_null() {
+                continue;
+            }
+            // SAFETY: a live variable of this instance.
+            let status = unsafe { ffi::SCIPvarGetStatus(v) };
+            // SCIP changes the bounds of active variables and of those aggregated or
+            // negated into one; a multi-aggregated one is left alone (a fixing not
+            // applied loses nothing).
+            if status == ffi::SCIP_Varstatus_SCIP_VARSTATUS_MULTAGGR {
+                continue;
+            }
+            let (mut infeasible, mut tightened) = (0, 0);
+            // SAFETY: as above, while SCIP propagates a node.
+            let code = unsafe {
+                if value >= 0.5 {
+                    ffi::SCIPtightenVarLb(scip, v, value, 0, &mut infeasible, &mut tightened)
+                } else {
+                    ffi::SCIPtightenVarUb(scip, v, value, 0, &mut infeasible, &mut tightened)
+                }
+            };
+            if code != ffi::SCIP_Retcode_SCIP_OKAY {
+                continue;
+            }
+            if infeasible != 0 {
+                return ffi::SCIP_Result_SCIP_CUTOFF;
+            }
+            reduced |= tightened != 0;
+        }
+        if reduced { ffi::SCIP_Result_SCIP_REDUCEDDOM } else { ffi::SCIP_Result_SCIP_DIDNOTFIND }
     }
 
     /// Adds `rows` to the LP of the current node (and the global cut pool); whether
@@ -823,6 +906,26 @@ unsafe extern "C" fn lazy_rows_check(
     report(outcome, result)
 }
 
+/// Propagation of the lazy rows ([`CutSeparator::propagate`]) before each node's LP.
+unsafe extern "C" fn lazy_rows_propagate(
+    scip: *mut russcip::ffi::SCIP,
+    handler: *mut russcip::ffi::SCIP_CONSHDLR,
+    _conss: *mut *mut russcip::ffi::SCIP_CONS,
+    _nconss: std::os::raw::c_int,
+    _nusefulconss: std::os::raw::c_int,
+    _nmarkedconss: std::os::raw::c_int,
+    _proptiming: russcip::ffi::SCIP_PROPTIMING,
+    result: *mut russcip::ffi::SCIP_RESULT,
+) -> russcip::ffi::SCIP_RETCODE {
+    let lazy = lazy_rows_of(handler);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: as in `lazy_rows_enforce_lp`.
+        let lazy = unsafe { &mut *lazy };
+        lazy.propagate(scip)
+    }));
+    report(outcome, result)
+}
+
 /// A handler without constraints (`needscons` false) is asked once, with no
 /// constraint, to lock the variables of the transformed problem (and once more, with
 /// negative counts, to unlock them). The lazy rows may mention any variable with
@@ -919,6 +1022,20 @@ fn include_lazy_rows(scip: &mut russcip::Model<ProblemCreated>, lazy: LazyRows) 
     let code = unsafe { ffi::SCIPsetConshdlrFree(scip.scip_ptr(), handler, Some(lazy_rows_free)) };
     if code != ffi::SCIP_Retcode_SCIP_OKAY {
         return Err(SolveError::Solver(format!("SCIP did not accept the lazy rows' free callback ({code})")));
+    }
+    // SAFETY: as above.
+    let code = unsafe {
+        ffi::SCIPsetConshdlrProp(
+            scip.scip_ptr(),
+            handler,
+            Some(lazy_rows_propagate),
+            1,
+            0,
+            ffi::SCIP_PROPTIMING_BEFORELP,
+        )
+    };
+    if code != ffi::SCIP_Retcode_SCIP_OKAY {
+        return Err(SolveError::Solver(format!("SCIP did not accept the lazy rows' propagation ({code})")));
     }
     Ok(())
 }
@@ -1529,6 +1646,45 @@ mod tests {
         let start = xs.iter().map(|&x| (x, 1.0)).collect();
         let hooks = Hooks { separator: Some(Box::new(PathPacking(xs.clone()))), start, lazy: true, heuristic: None };
         assert!((solve_with(&m, &Limits::default(), hooks).unwrap().objective - 4.0).abs() < 1e-6);
+    }
+
+    /// What the lazy rows' separator implies at a node reaches SCIP: a fixing holds in
+    /// the answer. Three free binaries, each worth 1; SCIP's heuristics are off, so only
+    /// the search's own points count.
+    #[test]
+    fn lazy_rows_propagation_fixes_what_it_implies() {
+        struct Implies(Propagation, std::rc::Rc<std::cell::Cell<usize>>);
+        impl CutSeparator for Implies {
+            fn separate(&mut self, _: &[f64]) -> Vec<Row> {
+                Vec::new()
+            }
+            fn propagate(&mut self, _: &[f64], _: &[f64]) -> Propagation {
+                self.1.set(self.1.get() + 1);
+                self.0.clone()
+            }
+        }
+        let mut m = Model::new("free", Sense::Maximize);
+        m.heuristics = Heuristics::WarmStartOnly;
+        let xs: Vec<VarId> = (0..3).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        for &x in &xs {
+            m.add_objective_term(x, 1.0);
+        }
+        let run = |implied: Propagation| {
+            let calls = std::rc::Rc::new(std::cell::Cell::new(0));
+            let hooks = Hooks {
+                separator: Some(Box::new(Implies(implied, calls.clone()))),
+                start: Vec::new(),
+                lazy: true,
+                heuristic: None,
+            };
+            (solve_with(&m, &Limits::default(), hooks), calls.get())
+        };
+        let (s, calls) = run(Propagation::Nothing);
+        assert!((s.unwrap().objective - 3.0).abs() < 1e-6);
+        assert!(calls > 0, "the propagation was never called");
+        let (s, _) = run(Propagation::Fixings(vec![(xs[0], 0.0)]));
+        let s = s.unwrap();
+        assert!((s.objective - 2.0).abs() < 1e-6 && s.values[xs[0].0] < 0.5, "{s:?}");
     }
 
     /// Threaded solves from several caller threads at once must not share SCIP's
