@@ -9,7 +9,7 @@
 
 use fusion_analysis::cost::CostFunction;
 use fusion_analysis::cost::CostModel;
-use fusion_analysis::formulation::{Formulation, build};
+use fusion_analysis::formulation::{Formulation, PROPAGATE_ABOVE_VARIABLES, build};
 use fusion_analysis::random::random_graph;
 use fusion_solver::{CutSeparator, Hooks, Limits, Solution, VarId, solve_with};
 use std::process::ExitCode;
@@ -30,8 +30,10 @@ fn run(size: usize, seed: u64, first_limit: f64, second_limit: f64) -> Result<()
         .map_err(|e| e.to_string())?;
     let cuts = ilp.cycle_cuts.clone().ok_or("the combined model has no cycle inequalities")?;
     let model = ilp.lazy_model().ok_or("the combined model under reads-writes solves without π")?;
+    // As the driver does: larger models propagate their cycle rows at every node.
+    let propagates = model.variables.len() > PROPAGATE_ABOVE_VARIABLES;
     let hooks = |start: Vec<(VarId, f64)>| Hooks {
-        separator: Some(Box::new(cuts.clone()) as Box<dyn CutSeparator>),
+        separator: Some(Box::new(cuts.clone().propagating(propagates)) as Box<dyn CutSeparator>),
         start,
         lazy: true,
         heuristic: None,
