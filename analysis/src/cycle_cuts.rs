@@ -537,8 +537,7 @@ mod tests {
 
     /// Nodes 0 → 1 fusible (x0), 1 → 2 strict, and a shared read 0 — 2 (z1): sharing
     /// would put 0 and 2 at one π across the strict arc, and would force 0 → 1 fused.
-    #[test]
-    fn finds_the_cycles_through_arcs_and_writes_valid_rows() {
+    fn shared_read_across_a_strict_arc() -> (CycleCuts, VarId, VarId) {
         let (x0, z1) = (VarId(0), VarId(1));
         let cuts = CycleCuts::new(
             3,
@@ -551,6 +550,12 @@ mod tests {
                 Arc { from: 1, to: 2, strictness: Strictness::Always },
             ],
         );
+        (cuts, x0, z1)
+    }
+
+    #[test]
+    fn finds_the_cycles_through_arcs_and_writes_valid_rows() {
+        let (cuts, x0, z1) = shared_read_across_a_strict_arc();
         // x0 = 0.2, z1 = 0.9. Arc 1 → 2 (strict) and the walk 2 — 0 → 1 weighs 0.1:
         // 1 ≤ 1 − z1, written z1 ≤ 0. Arc 0 → 1 (strictness x0) and the walk
         // 1 → 2 — 0 weighs 0.1 < 0.2: x0 ≤ 1 − z1, written x0 + z1 ≤ 1.
@@ -626,23 +631,14 @@ mod tests {
         assert_eq!(cyclic.positions(&[1.0, 0.0], &[false; 3]), Ok(vec![1, 2, 3]));
     }
 
-    /// Propagation on the little model above: with 0 → 1 fixed fused, sharing 0 — 2
-    /// would close the cycle through the strict arc 1 → 2, so z1 is fixed to 0; with
-    /// z1 fixed to 1 as well the node is infeasible; with nothing fixed nothing follows.
+    /// Propagation on `shared_read_across_a_strict_arc`: sharing 0 — 2 would close a
+    /// cycle through the strict arc 1 → 2 (over 0 → 1, fused or not), so z1 is fixed
+    /// to 0; with z1 fixed to 1 and 0 → 1 fused the node is infeasible. On `chain`,
+    /// fusing 1 — 2 forbids fusing 2 — 3 (1 and 3 may not share a cluster), and with
+    /// nothing fixed nothing follows.
     #[test]
     fn propagation_fixes_the_links_that_would_close_a_strict_cycle() {
-        let (x0, z1) = (VarId(0), VarId(1));
-        let cuts = CycleCuts::new(
-            3,
-            vec![
-                Link { u: 0, v: 1, var: x0, active_at_zero: true },
-                Link { u: 0, v: 2, var: z1, active_at_zero: false },
-            ],
-            vec![
-                Arc { from: 0, to: 1, strictness: Strictness::WhenUnfused(x0) },
-                Arc { from: 1, to: 2, strictness: Strictness::Always },
-            ],
-        );
+        let (cuts, _, z1) = shared_read_across_a_strict_arc();
         assert_eq!(cuts.implied(&[0.0, 0.0], &[0.0, 1.0]), Propagation::Fixings(vec![(z1, 0.0)]));
         assert_eq!(cuts.implied(&[0.0, 1.0], &[0.0, 1.0]), Propagation::Infeasible);
         // 1 → 2 is strict whatever x0 is, so z1 alone already closes a cycle.
@@ -653,10 +649,9 @@ mod tests {
         let mut loud = cuts.propagating(true);
         assert_eq!(CutSeparator::propagate(&mut loud, &[0.0, 0.0], &[0.0, 1.0]), Propagation::Fixings(vec![(z1, 0.0)]));
         // A conflict pair: with x1 fused, x2 must stay unfused.
-        let (chain, x1, x2) = chain();
+        let (chain, _, x2) = chain();
         assert_eq!(chain.implied(&[0.0, 0.0], &[0.0, 1.0]), Propagation::Fixings(vec![(x2, 1.0)]));
         assert_eq!(chain.implied(&[0.0, 0.0], &[1.0, 1.0]), Propagation::Nothing);
-        let _ = x1;
     }
 
     /// Every fixing holds at every legal completion of the node's bounds, and a node
