@@ -117,21 +117,7 @@ impl CycleCuts {
     /// happens, which is what makes them a complete description ([`Self::violated`]).
     pub fn positions(&self, values: &[f64], at_zero: &[bool]) -> Result<Vec<usize>, String> {
         let n = self.nodes;
-        let mut parent: Vec<usize> = (0..n).collect();
-        fn find(p: &mut [usize], mut i: usize) -> usize {
-            while p[i] != i {
-                p[i] = p[p[i]];
-                i = p[i];
-            }
-            i
-        }
-        for link in &self.links {
-            if self.weight(link, values) < 0.5 {
-                let (a, b) = (find(&mut parent, link.u), find(&mut parent, link.v));
-                parent[a.max(b)] = a.min(b);
-            }
-        }
-        let component: Vec<usize> = (0..n).map(|v| find(&mut parent, v)).collect();
+        let component = self.components(|link| self.weight(link, values) < 0.5);
         for &(a, c) in &self.conflicts {
             if component[a] == component[c] {
                 return Err(format!("nodes {a} and {c}, whose iteration sizes are incompatible, are in one cluster"));
@@ -185,6 +171,24 @@ impl CycleCuts {
             return Err("the clusters form a cycle".to_string());
         }
         Ok((0..n).map(|v| position[component[v]]).collect())
+    }
+
+    /// The clusters the links for which `active` holds form: per node, the smallest
+    /// node of its component.
+    fn components(&self, active: impl Fn(&Link) -> bool) -> Vec<usize> {
+        fn find(p: &mut [usize], mut i: usize) -> usize {
+            while p[i] != i {
+                p[i] = p[p[i]];
+                i = p[i];
+            }
+            i
+        }
+        let mut parent: Vec<usize> = (0..self.nodes).collect();
+        for link in self.links.iter().filter(|l| active(l)) {
+            let (a, b) = (find(&mut parent, link.u), find(&mut parent, link.v));
+            parent[a.max(b)] = a.min(b);
+        }
+        (0..self.nodes).map(|v| find(&mut parent, v)).collect()
     }
 
     fn weight(&self, link: &Link, values: &[f64]) -> f64 {
@@ -392,21 +396,7 @@ impl CycleCuts {
             if value > 0.5 { lo > 0.5 } else { up < 0.5 }
         };
         let active_value = |link: &Link| if link.active_at_zero { 0.0 } else { 1.0 };
-        let mut parent: Vec<usize> = (0..n).collect();
-        fn find(p: &mut [usize], mut i: usize) -> usize {
-            while p[i] != i {
-                p[i] = p[p[i]];
-                i = p[i];
-            }
-            i
-        }
-        for link in &self.links {
-            if fixed_at(link.var, active_value(link)) {
-                let (a, b) = (find(&mut parent, link.u), find(&mut parent, link.v));
-                parent[a.max(b)] = a.min(b);
-            }
-        }
-        let cluster: Vec<usize> = (0..n).map(|v| find(&mut parent, v)).collect();
+        let cluster = self.components(|link| fixed_at(link.var, active_value(link)));
         if self.conflicts.iter().any(|&(a, c)| cluster[a] == cluster[c]) {
             return Propagation::Infeasible;
         }
