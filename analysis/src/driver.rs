@@ -86,27 +86,23 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     // off (`Ilp::lazy_model`), the root LP is also turned into a clustering by
     // `LpGuided` (measured: `formulation::LP_GUIDED_ABOVE_VARIABLES`).
     let large = |m: &&fusion_solver::Model| m.variables.len() > formulation::LP_GUIDED_ABOVE_VARIABLES;
-    let heuristic = lazy_model.as_ref().filter(large).map(|_| {
-        let to_beat = warm_start_found.as_ref().map_or(f64::INFINITY, |w| w.objective);
-        let budget = share_of_limit(options, LP_GUIDED_SHARE);
-        Box::new(LpGuided::new(graph.clone(), ilp.clone(), options.cost.clone(), budget, to_beat))
-            as Box<dyn PrimalHeuristic>
-    });
     // Larger lazy models also propagate their cycle rows at every node
     // (measured: `formulation::PROPAGATE_ABOVE_VARIABLES`).
     let propagates = lazy_model.as_ref().is_some_and(|m| m.variables.len() > formulation::PROPAGATE_ABOVE_VARIABLES);
-    let hooks = Hooks {
+    let partial_start = start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default();
+    // The hooks of one solve; with `threads=N` each of the N racers gets its own
+    // (`fusion_solver::solve_racing`).
+    let hooks_for = |_racer: usize| Hooks {
         separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts.propagating(propagates)) as Box<dyn CutSeparator>),
-        start: start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default(),
+        start: partial_start.clone(),
         lazy: lazy_model.is_some(),
-        heuristic,
+        heuristic: lazy_model.as_ref().filter(large).map(|_| {
+            let to_beat = warm_start_found.as_ref().map_or(f64::INFINITY, |w| w.objective);
+            let budget = share_of_limit(options, LP_GUIDED_SHARE);
+            Box::new(LpGuided::new(graph.clone(), ilp.clone(), options.cost.clone(), budget, to_beat))
+                as Box<dyn PrimalHeuristic>
+        }),
     };
-    if fusion_solver::sequential_with_separator(&options.limits, &hooks).threads < options.limits.threads {
-        warnings.push(format!(
-            "threads={} was asked for, but the solve ran in one thread: SCIP's concurrent solver would drop the model's cycle inequalities, which are part of the model it solves (docs/fusion-ilp.md)",
-            options.limits.threads
-        ));
-    }
     // The time limit covers the warm start and what follows the solve too, so a user's
     // limit is the wall time.
     let after_solve = options.limits.time_seconds * AFTER_SOLVE_SHARE;
@@ -114,8 +110,15 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         time_seconds: (options.limits.time_seconds - started.elapsed().as_secs_f64() - after_solve).max(0.0),
         ..options.limits
     };
+    // With the cycle rows, `threads=N` races N differently seeded solves, each with
+    // every row (SCIP's concurrent solver would drop them); without, SCIP's
+    // concurrent solver runs.
+    let solve = |model: &fusion_solver::Model| match ilp.cycle_cuts {
+        Some(_) => fusion_solver::solve_racing(model, &limits, &hooks_for),
+        None => fusion_solver::solve_with(model, &limits, hooks_for(0)),
+    };
     let solved = match &lazy_model {
-        Some(model) => fusion_solver::solve_with(model, &limits, hooks).and_then(|mut solution| {
+        Some(model) => solve(model).and_then(|mut solution| {
             ilp.complete_positions(&mut solution.values).map_err(|e| {
                 SolveError::Solver(format!("the solver's answer has no legal order of its clusters: {e}"))
             })?;
@@ -124,7 +127,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
             })?;
             Ok(solution)
         }),
-        None => fusion_solver::solve_with(&ilp.model, &limits, hooks),
+        None => solve(&ilp.model),
     };
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
     let (variables, rows) = (ilp.model.variables.len(), ilp.model.rows.len());

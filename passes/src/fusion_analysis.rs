@@ -70,7 +70,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "threads",
-            description: "Solver threads (SCIP's concurrent solver); the combined formulation's cycle inequalities need one thread, so there it solves in one thread and warns",
+            description: "Solver threads: the combined formulation races this many differently seeded solves, each with its cycle inequalities, sharing incumbents; the others use SCIP's concurrent solver",
             default: || Limits::default().threads.to_string(),
         },
         PassOption {

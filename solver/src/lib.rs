@@ -8,12 +8,14 @@
 
 pub mod lp;
 pub mod model;
+pub mod race;
 pub mod scip;
 
 pub use lp::{LpNames, write_lp, write_lp_file};
 pub use model::{
     Branching, GeneralCuts, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, Variable, check_feasible,
 };
+pub use race::solve_racing;
 pub use scip::{
     CutSeparator, Hooks, Limits, PrimalHeuristic, Propagation, Solution, SolveError, SolveStatus,
     sequential_with_separator, solve, solve_with,

@@ -9,12 +9,13 @@
 use crate::model::{
     Branching, GeneralCuts, Heuristics, INFINITE_BOUND, Model, Row, Sense, VarId, VarKind, check_feasible, violates_le,
 };
+use crate::race::{Racer, Shared};
 use russcip::prelude::*;
 use russcip::{ObjSense, ProblemCreated, Status, VarType};
 use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::rc::Rc;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 /// Resource limits of one solve.
@@ -208,6 +209,16 @@ pub trait PrimalHeuristic {
 
 /// [`solve`] with [`Hooks`]: a cut separator and a starting solution.
 pub fn solve_with(model: &Model, limits: &Limits, hooks: Hooks) -> Result<Solution, SolveError> {
+    solve_checked(model, limits, hooks, None)
+}
+
+/// [`solve_with`] as one racer of [`crate::race::solve_racing`]: the solve shares its
+/// incumbents through `racer` and stops when another racer has finished.
+pub(crate) fn solve_racer(model: &Model, limits: &Limits, hooks: Hooks, racer: Racer) -> Result<Solution, SolveError> {
+    solve_checked(model, limits, hooks, Some(racer))
+}
+
+fn solve_checked(model: &Model, limits: &Limits, hooks: Hooks, racer: Option<Racer>) -> Result<Solution, SolveError> {
     let start = Instant::now();
     model.validate().map_err(SolveError::InvalidModel)?;
     if limits.time_seconds.is_nan() || limits.relative_gap.is_nan() {
@@ -224,7 +235,7 @@ pub fn solve_with(model: &Model, limits: &Limits, hooks: Hooks) -> Result<Soluti
         )));
     }
     let limits = &sequential_with_separator(limits, &hooks);
-    let outcome = catch_unwind(AssertUnwindSafe(|| solve_validated(model, limits, hooks, start)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| solve_validated(model, limits, hooks, start, racer)));
     outcome.unwrap_or_else(|panic| {
         let msg = panic
             .downcast_ref::<&str>()
@@ -474,7 +485,13 @@ fn run(scip: russcip::Model<ProblemCreated>, limits: &Limits) -> Result<russcip:
     }
 }
 
-fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant) -> Result<Solution, SolveError> {
+fn solve_validated(
+    model: &Model,
+    limits: &Limits,
+    hooks: Hooks,
+    start: Instant,
+    racer: Option<Racer>,
+) -> Result<Solution, SolveError> {
     // Declared first, so dropped last: after every handle on the SCIP instance.
     let _pool = concurrent_solve_guard(limits);
     let building = Instant::now();
@@ -503,6 +520,33 @@ fn solve_validated(model: &Model, limits: &Limits, hooks: Hooks, start: Instant)
                 originals: originals.clone(),
                 inner,
             }),
+        );
+    }
+    if let Some(racer) = &racer {
+        if racer.index > 0 {
+            // Each racer but the first searches with its own seeds: SCIP's random
+            // choices and the order of the problem's variables and rows, which is what
+            // makes the racers' search paths differ.
+            let seed = racer.index as i32;
+            scip = scip
+                .set_int_param("randomization/randomseedshift", seed)
+                .and_then(|scip| scip.set_int_param("randomization/permutationseed", seed))
+                .and_then(|scip| scip.set_bool_param("randomization/permutevars", true))
+                .map_err(solver_error)?;
+        }
+        // At every node: interrupt once another racer has finished, and trade
+        // incumbents with the others (a point received is checked like any other).
+        scip.include_heur(
+            SHARING_HEURISTIC_NAME,
+            "incumbents shared between racers; stops when another racer has finished",
+            SHARING_HEURISTIC_PRIORITY,
+            'R',
+            1,
+            0,
+            -1,
+            russcip::HeurTiming::AFTER_LP_NODE | russcip::HeurTiming::AFTER_PSEUDO_NODE,
+            false,
+            Box::new(SharingHeuristic { shared: Arc::clone(&racer.shared), originals: originals.clone() }),
         );
     }
     if hooks.lazy {
@@ -631,7 +675,7 @@ fn completed_start(
         },
         None => Hooks::default(),
     };
-    solve_validated(&fixed, &limits, hooks, Instant::now()).ok().map(|s| s.values)
+    solve_validated(&fixed, &limits, hooks, Instant::now(), None).ok().map(|s| s.values)
 }
 
 const SEPARATOR_NAME: &str = "caller_cuts";
@@ -1139,6 +1183,87 @@ impl ScipCutSeparator {
             }
         }
         Ok(added)
+    }
+}
+
+const SHARING_HEURISTIC_NAME: &str = "racers_incumbents";
+
+/// Below the caller's heuristic; the order among heuristics of one timing only.
+const SHARING_HEURISTIC_PRIORITY: i32 = 9_000;
+
+/// A racer's link to the others ([`crate::race`]): after every node it interrupts the
+/// solve once another racer has finished, offers SCIP a better incumbent that another
+/// racer found (SCIP checks it against every row, lazy rows included), and publishes
+/// its own incumbent when it is the best so far.
+struct SharingHeuristic {
+    shared: Arc<Shared>,
+    /// The model's variables in SCIP's original space, indexed like `Model::variables`.
+    originals: Vec<*mut russcip::ffi::SCIP_VAR>,
+}
+
+impl russcip::Heuristic for SharingHeuristic {
+    fn execute(
+        &mut self,
+        model: russcip::Model<russcip::Solving>,
+        _timing: russcip::HeurTiming,
+        _node_infeasible: bool,
+    ) -> russcip::HeurResult {
+        // A panic must not cross SCIP's C frames; the racer then shares nothing.
+        let outcome = catch_unwind(AssertUnwindSafe(|| self.run(model.scip_ptr())));
+        outcome.unwrap_or(russcip::HeurResult::DidNotRun)
+    }
+}
+
+impl SharingHeuristic {
+    fn run(&mut self, scip: *mut russcip::ffi::SCIP) -> russcip::HeurResult {
+        use russcip::ffi;
+        use std::sync::atomic::Ordering;
+        if self.shared.stop.load(Ordering::SeqCst) {
+            // SAFETY: the live instance in the SOLVING stage, where an interrupt may be
+            // requested; SCIP stops after this node with the status "user interrupt".
+            unsafe { ffi::SCIPinterruptSolve(scip) };
+            return russcip::HeurResult::DidNotRun;
+        }
+        // SAFETY: the live instance in the SOLVING stage; the primal bound is in the
+        // original problem's objective, like the shared objective.
+        let own = unsafe { ffi::SCIPgetPrimalbound(scip) };
+        let mut best = self.shared.best.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match best.as_ref() {
+            Some((objective, values)) if self.shared.better(*objective, own) => {
+                // SAFETY: as in `CallerHeuristic::run`: an original-space solution of the
+                // live instance, tried and freed by SCIPtrySolFree.
+                unsafe {
+                    let name = std::ffi::CString::new(SHARING_HEURISTIC_NAME).expect("no NUL byte");
+                    let heur = ffi::SCIPfindHeur(scip, name.as_ptr());
+                    let mut sol = std::ptr::null_mut();
+                    if ffi::SCIPcreateOrigSol(scip, &mut sol, heur) != ffi::SCIP_Retcode_SCIP_OKAY || sol.is_null() {
+                        return russcip::HeurResult::NoSolFound;
+                    }
+                    for (&var, &value) in self.originals.iter().zip(values) {
+                        ffi::SCIPsetSolVal(scip, sol, var, value);
+                    }
+                    let mut stored = 0;
+                    let code = ffi::SCIPtrySolFree(scip, &mut sol, 0, 0, 1, 1, 1, &mut stored);
+                    if code == ffi::SCIP_Retcode_SCIP_OKAY && stored != 0 {
+                        russcip::HeurResult::FoundSol
+                    } else {
+                        russcip::HeurResult::NoSolFound
+                    }
+                }
+            }
+            Some((objective, _)) if !self.shared.better(own, *objective) => russcip::HeurResult::DidNotRun,
+            _ => {
+                // SAFETY: the live instance in the SOLVING stage; the best solution, if
+                // any, is read in the original variables.
+                let sol = unsafe { ffi::SCIPgetBestSol(scip) };
+                if sol.is_null() {
+                    return russcip::HeurResult::DidNotRun;
+                }
+                let values = self.originals.iter().map(|&var| unsafe { ffi::SCIPgetSolVal(scip, sol, var) }).collect();
+                *best = Some((own, values));
+                russcip::HeurResult::DidNotRun
+            }
+        }
     }
 }
 

@@ -188,6 +188,47 @@ fn propagating_the_cycle_rows_keeps_the_exhaustive_optimum() {
     assert!(solved > 100, "only {solved} lazy solves compared");
 }
 
+/// The pipeline with `threads=2` (the default formulation races two differently
+/// seeded solves that share incumbents, `fusion_solver::solve_racing`) reaches the
+/// exhaustive optimum and reports it `optimal`, its clustering validated by the driver.
+#[test]
+fn racing_solves_keep_the_exhaustive_optimum() {
+    let models = [CostModel::ReadsWrites, CostModel::FusedEdges, CostModel::Reads, CostModel::Clusters];
+    let mut costs: Vec<CostFunction> = models.iter().map(|m| CostFunction::single(*m)).collect();
+    costs.push(CostFunction::default());
+    let mut failures = Vec::new();
+    let mut solved = 0;
+    let first: u64 = std::env::var("FUSION_EXHAUSTIVE_FIRST").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    for seed in first..first + cases() / 2 {
+        let g = small_program(3 + (seed % 5) as usize, seed);
+        let Some(reference) = exhaustive::search(&g, &costs) else { continue };
+        for (k, cost) in costs.iter().enumerate() {
+            let options = AnalysisOptions {
+                strategy: Default::default(),
+                formulation: Formulation::Combined,
+                cost: cost.clone(),
+                limits: Limits { time_seconds: 20.0, threads: 2, ..Limits::default() },
+                dump_ilp: None,
+            };
+            let best = reference.optima[k].cost;
+            match choose_clustering(&g, &options) {
+                Ok(o) if o.status == Status::Optimal && (o.objective - best).abs() <= 1e-6 * best.abs().max(1.0) => {
+                    solved += 1
+                }
+                Ok(o) => failures.push(format!(
+                    "seed {seed} {cost}: {} objective {} against the exhaustive {best}, warnings {:?}",
+                    o.status.as_str(),
+                    o.objective,
+                    o.warnings
+                )),
+                Err(e) => failures.push(format!("seed {seed} {cost}: {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} mismatches:\n{}", failures.len(), failures.join("\n"));
+    assert!(solved > 100, "only {solved} racing solves compared");
+}
+
 /// The comparison is not vacuous: the programs use every node kind, and the optimum
 /// often fuses.
 #[test]

@@ -1,9 +1,9 @@
-//! `fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60]
+//! `fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--first-seed 0] [--time-limit 60] [--threads 1]
 //! [--formulations combined,gather] [--strategies ilp] [--cost reads-writes]
 //! [--dump-ilp DIR] [--csv FILE] [--svg FILE]`
 //!
 //! Solve time of the fusion ILP against program size, on seeded random programs
-//! (`fusion_analysis::random`) and on the bundled examples' functions of 15 or more
+//! (`fusion_analysis::random`; seeds `--first-seed` to `--first-seed + --seeds − 1`) and on the bundled examples' functions of 15 or more
 //! combinators (run from the repository root), side by side for the
 //! formulations and strategies asked (`--strategies ilp,greedy-top-down,stream,…`: the
 //! baselines of `fusion_analysis::baseline`; the ILP-based ones, `ilp` and `megiddo`,
@@ -31,13 +31,24 @@ use std::process::ExitCode;
 /// random programs.
 const LARGE_EXAMPLE: usize = 15;
 
-const USAGE: &str = "usage: fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--time-limit 60] \
+const USAGE: &str = "usage: fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--first-seed 0] [--time-limit 60] [--threads 1] \
                      [--formulations combined,gather] [--strategies ilp] [--cost reads-writes] [--dump-ilp DIR] \
                      [--csv FILE] [--svg FILE]";
 
 /// The flags fusion-bench takes, each with a value.
-const FLAGS: &[&str] =
-    &["--sizes", "--seeds", "--time-limit", "--formulations", "--strategies", "--cost", "--dump-ilp", "--csv", "--svg"];
+const FLAGS: &[&str] = &[
+    "--sizes",
+    "--seeds",
+    "--first-seed",
+    "--time-limit",
+    "--threads",
+    "--formulations",
+    "--strategies",
+    "--cost",
+    "--dump-ilp",
+    "--csv",
+    "--svg",
+];
 
 /// The CSV file's columns, one line per table row.
 const CSV_HEADER: &str = "program,strategy,formulation,combinators,edges,variables,rows,solve_ms,status,objective,bound,gap,clusters,start,start_ms";
@@ -202,13 +213,15 @@ fn main() -> ExitCode {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let numbers = || -> Result<(Vec<usize>, u64, f64), String> {
+    let numbers = || -> Result<(Vec<usize>, std::ops::Range<u64>, f64), String> {
         check_arguments(&args)?;
         let sizes = parse_list(arg(&args, "--sizes").unwrap_or("10,30,100,300,1000"))
             .iter()
             .map(|s| s.parse().map_err(|_| format!("--sizes: cannot read '{s}'")))
             .collect::<Result<Vec<usize>, String>>()?;
-        Ok((sizes, parsed(&args, "--seeds", 3)?, parsed(&args, "--time-limit", 60.0)?))
+        let first_seed: u64 = parsed(&args, "--first-seed", 0)?;
+        let seeds = first_seed..first_seed.saturating_add(parsed(&args, "--seeds", 3)?);
+        Ok((sizes, seeds, parsed(&args, "--time-limit", 60.0)?))
     };
     let (sizes, seeds, time_limit) = match numbers() {
         Ok(v) => v,
@@ -218,6 +231,13 @@ fn main() -> ExitCode {
         }
     };
     let cost = arg(&args, "--cost").unwrap_or("reads-writes");
+    let threads: i32 = match parsed(&args, "--threads", 1) {
+        Ok(n) if n >= 1 => n,
+        _ => {
+            eprintln!("fusion-bench: --threads needs a whole number of at least 1\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
     let (formulations, strategies): (Vec<Formulation>, Vec<Strategy>) =
         match (names(&args, "--formulations", "combined,gather"), names(&args, "--strategies", "ilp")) {
             (Ok(f), Ok(s)) => (f, s),
@@ -237,10 +257,11 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         },
-        limits: Limits { time_seconds: time_limit, ..Limits::default() },
+        limits: Limits { time_seconds: time_limit, threads, ..Limits::default() },
         dump_ilp: arg(&args, "--dump-ilp").map(std::path::PathBuf::from),
     };
-    println!("cost={cost} time-limit={time_limit}s (SCIP 10, one thread)");
+    let racers = if threads > 1 { format!("{threads} racing threads") } else { "one thread".to_string() };
+    println!("cost={cost} time-limit={time_limit}s (SCIP 10, {racers})");
     println!(
         "{:<28} {:<16} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8} {:>7} {:>9}",
         "program",
@@ -260,7 +281,7 @@ fn main() -> ExitCode {
         "start ms"
     );
     for &size in &sizes {
-        for seed in 0..seeds {
+        for seed in seeds.clone() {
             let g = random_graph(size, seed);
             rows(&format!("random n={size} seed={seed}"), &g, &strategies, &formulations, &options, &mut csv);
         }
