@@ -32,7 +32,11 @@ pub struct Limits {
     /// model gives the same solution). `> 1` (capped at 64) runs SCIP's concurrent
     /// solver (`parallel/maxnthreads`), racing differently seeded searches, which
     /// can return a different optimal solution from run to run; `lp/threads` is
-    /// set too but the bundled SoPlex LP solver is single-threaded.
+    /// set too but the bundled SoPlex LP solver is single-threaded. [`solve_with`]
+    /// with a separator solves in one thread whatever this says
+    /// ([`sequential_with_separator`]); [`crate::solve_racing`] races this many solves
+    /// of its own, each with the caller's hooks (again possibly a different optimal
+    /// solution from run to run).
     pub threads: i32,
 }
 
@@ -256,8 +260,8 @@ fn solve_checked(model: &Model, limits: &Limits, hooks: Hooks, racer: Option<Rac
 /// went from proven in 3.4 s to a 30 s time limit with bound 231.9 against 237, and the
 /// other four bounds fell by 6 to 10 units. With [`Hooks::lazy`] the rows are part of
 /// the model, and copies without them would solve a different problem. One thread with
-/// the rows is the stronger solve; callers that ask for threads should say that they
-/// did not get them.
+/// the rows is the stronger solve; callers that want threads with their hooks race
+/// them ([`crate::solve_racing`]), and others should say that they did not get them.
 pub fn sequential_with_separator(limits: &Limits, hooks: &Hooks) -> Limits {
     if hooks.separator.is_some() { Limits { threads: 1, ..*limits } } else { *limits }
 }
