@@ -91,7 +91,7 @@ pub fn solve_racing(
             .map(|h| h.join().unwrap_or_else(|_| Err(SolveError::Solver("a racer panicked".into()))))
             .collect()
     });
-    let mut answer = combine(&shared, results);
+    let mut answer = combine(&shared, results, limits.relative_gap);
     if let Ok(solution) = &mut answer {
         solution.solve_ms = started.elapsed().as_secs_f64() * 1e3;
     }
@@ -109,8 +109,14 @@ fn finished(result: &Result<Solution, SolveError>) -> bool {
     }
 }
 
-/// The race's answer from its racers' results (see [`solve_racing`]).
-fn combine(shared: &Shared, results: Vec<Result<Solution, SolveError>>) -> Result<Solution, SolveError> {
+/// The race's answer from its racers' results (see [`solve_racing`]). A racer that
+/// failed (a solver error) is left out when another has an answer, which SCIP and
+/// [`crate::check_feasible`] checked like any other.
+fn combine(
+    shared: &Shared,
+    results: Vec<Result<Solution, SolveError>>,
+    relative_gap_limit: f64,
+) -> Result<Solution, SolveError> {
     if let Some(proof) = results.iter().position(finished) {
         return results.into_iter().nth(proof).expect("found above");
     }
@@ -137,7 +143,8 @@ fn combine(shared: &Shared, results: Vec<Result<Solution, SolveError>>) -> Resul
     let bound = bound.unwrap_or(best.dual_bound);
     best.dual_bound = bound;
     best.gap = relative_gap(best.objective, bound);
-    if best.gap <= 1e-9 {
+    // As one solve: proven when the bounds meet, or within the gap asked for.
+    if best.gap <= relative_gap_limit.max(0.0) {
         best.status = SolveStatus::Optimal;
     }
     Ok(best)
@@ -355,25 +362,28 @@ mod tests {
         let min = shared(Sense::Minimize);
         let limited = |objective, bound| Ok(solution(SolveStatus::LimitReached, objective, bound));
         let proof = Ok(solution(SolveStatus::Optimal, 12.0, 12.0));
-        let answer = combine(&min, vec![limited(13.0, 10.0), proof]).unwrap();
+        let answer = combine(&min, vec![limited(13.0, 10.0), proof], 0.0).unwrap();
         assert_eq!((answer.status, answer.objective), (SolveStatus::Optimal, 12.0));
         // Best incumbent from one racer, best bound from the other.
-        let answer = combine(&min, vec![limited(14.0, 11.0), limited(13.0, 10.0)]).unwrap();
+        let answer = combine(&min, vec![limited(14.0, 11.0), limited(13.0, 10.0)], 0.0).unwrap();
         assert_eq!((answer.status, answer.objective, answer.dual_bound), (SolveStatus::LimitReached, 13.0, 11.0));
         assert!((answer.gap - 2.0 / 11.0).abs() < 1e-12, "gap {}", answer.gap);
         // The bounds meet: proven by the two together.
-        let answer = combine(&min, vec![limited(14.0, 13.0), limited(13.0, 12.0)]).unwrap();
+        let answer = combine(&min, vec![limited(14.0, 13.0), limited(13.0, 12.0)], 0.0).unwrap();
         assert_eq!((answer.status, answer.gap), (SolveStatus::Optimal, 0.0));
         let max = shared(Sense::Maximize);
-        let answer = combine(&max, vec![limited(5.0, 9.0), limited(4.0, 7.0)]).unwrap();
+        let answer = combine(&max, vec![limited(5.0, 9.0), limited(4.0, 7.0)], 0.0).unwrap();
         assert_eq!((answer.objective, answer.dual_bound), (5.0, 7.0));
-        assert_eq!(combine(&min, vec![limited(14.0, 11.0), Err(SolveError::Infeasible)]), Err(SolveError::Infeasible));
+        assert_eq!(
+            combine(&min, vec![limited(14.0, 11.0), Err(SolveError::Infeasible)], 0.0),
+            Err(SolveError::Infeasible)
+        );
         let none = |what: &str| Err(SolveError::NoSolutionWithinLimits(what.into()));
         assert_eq!(
-            combine(&min, vec![none("first"), none("second")]),
+            combine(&min, vec![none("first"), none("second")], 0.0),
             Err(SolveError::NoSolutionWithinLimits("first".into()))
         );
-        let answer = combine(&min, vec![none("first"), limited(14.0, -f64::INFINITY)]).unwrap();
+        let answer = combine(&min, vec![none("first"), limited(14.0, -f64::INFINITY)], 0.0).unwrap();
         assert_eq!((answer.objective, answer.gap), (14.0, f64::INFINITY));
     }
 }
