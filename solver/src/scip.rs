@@ -550,7 +550,11 @@ fn solve_validated(
             -1,
             russcip::HeurTiming::AFTER_LP_NODE | russcip::HeurTiming::AFTER_PSEUDO_NODE,
             false,
-            Box::new(SharingHeuristic { shared: Arc::clone(&racer.shared), originals: originals.clone() }),
+            Box::new(SharingHeuristic {
+                shared: Arc::clone(&racer.shared),
+                originals: originals.clone(),
+                offered: None,
+            }),
         );
     }
     if hooks.lazy {
@@ -1203,6 +1207,9 @@ struct SharingHeuristic {
     shared: Arc<Shared>,
     /// The model's variables in SCIP's original space, indexed like `Model::variables`.
     originals: Vec<*mut russcip::ffi::SCIP_VAR>,
+    /// The objective of the last shared point offered to SCIP: each is offered once
+    /// (one SCIP rejected would otherwise be checked again after every node).
+    offered: Option<f64>,
 }
 
 impl russcip::Heuristic for SharingHeuristic {
@@ -1234,26 +1241,11 @@ impl SharingHeuristic {
         let mut best = self.shared.best.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         match best.as_ref() {
             Some((objective, values)) if self.shared.better(*objective, own) => {
-                // SAFETY: as in `CallerHeuristic::run`: an original-space solution of the
-                // live instance, tried and freed by SCIPtrySolFree.
-                unsafe {
-                    let name = std::ffi::CString::new(SHARING_HEURISTIC_NAME).expect("no NUL byte");
-                    let heur = ffi::SCIPfindHeur(scip, name.as_ptr());
-                    let mut sol = std::ptr::null_mut();
-                    if ffi::SCIPcreateOrigSol(scip, &mut sol, heur) != ffi::SCIP_Retcode_SCIP_OKAY || sol.is_null() {
-                        return russcip::HeurResult::NoSolFound;
-                    }
-                    for (&var, &value) in self.originals.iter().zip(values) {
-                        ffi::SCIPsetSolVal(scip, sol, var, value);
-                    }
-                    let mut stored = 0;
-                    let code = ffi::SCIPtrySolFree(scip, &mut sol, 0, 0, 1, 1, 1, &mut stored);
-                    if code == ffi::SCIP_Retcode_SCIP_OKAY && stored != 0 {
-                        russcip::HeurResult::FoundSol
-                    } else {
-                        russcip::HeurResult::NoSolFound
-                    }
+                if self.offered == Some(*objective) {
+                    return russcip::HeurResult::DidNotRun;
                 }
+                self.offered = Some(*objective);
+                try_original_point(scip, SHARING_HEURISTIC_NAME, &self.originals, values)
             }
             Some((objective, _)) if !self.shared.better(own, *objective) => russcip::HeurResult::DidNotRun,
             _ => {
@@ -1315,26 +1307,40 @@ impl CallerHeuristic {
         let Some(point) = completed_start(&self.model, &self.limits, &proposal, self.lazy_rows.as_ref()) else {
             return russcip::HeurResult::NoSolFound;
         };
-        // SAFETY: the live instance in the SOLVING stage, where original-space solutions
-        // may be created and tried; the heuristic is found by its own name; the solution
-        // is freed by SCIPtrySolFree.
-        unsafe {
-            let name = std::ffi::CString::new(HEURISTIC_NAME).expect("no NUL byte");
-            let heur = ffi::SCIPfindHeur(scip, name.as_ptr());
-            let mut sol = std::ptr::null_mut();
-            if ffi::SCIPcreateOrigSol(scip, &mut sol, heur) != ffi::SCIP_Retcode_SCIP_OKAY || sol.is_null() {
-                return russcip::HeurResult::NoSolFound;
-            }
-            for (&var, &value) in self.originals.iter().zip(&point) {
-                ffi::SCIPsetSolVal(scip, sol, var, value);
-            }
-            let mut stored = 0;
-            let code = ffi::SCIPtrySolFree(scip, &mut sol, 0, 0, 1, 1, 1, &mut stored);
-            if code == ffi::SCIP_Retcode_SCIP_OKAY && stored != 0 {
-                russcip::HeurResult::FoundSol
-            } else {
-                russcip::HeurResult::NoSolFound
-            }
+        try_original_point(scip, HEURISTIC_NAME, &self.originals, &point)
+    }
+}
+
+/// Offers SCIP `values` (indexed like `Model::variables`, over `originals`, the
+/// variables in SCIP's original space) as a solution found by the heuristic named
+/// `heuristic`; SCIP checks it against every row and constraint handler before it
+/// keeps it. Called from a heuristic's callback, in the SOLVING stage.
+fn try_original_point(
+    scip: *mut russcip::ffi::SCIP,
+    heuristic: &str,
+    originals: &[*mut russcip::ffi::SCIP_VAR],
+    values: &[f64],
+) -> russcip::HeurResult {
+    use russcip::ffi;
+    let Ok(name) = std::ffi::CString::new(heuristic) else { return russcip::HeurResult::NoSolFound };
+    // SAFETY: the live instance in the SOLVING stage, where original-space solutions
+    // may be created and tried; the heuristic is found by its own name; the solution
+    // is freed by SCIPtrySolFree.
+    unsafe {
+        let heur = ffi::SCIPfindHeur(scip, name.as_ptr());
+        let mut sol = std::ptr::null_mut();
+        if ffi::SCIPcreateOrigSol(scip, &mut sol, heur) != ffi::SCIP_Retcode_SCIP_OKAY || sol.is_null() {
+            return russcip::HeurResult::NoSolFound;
+        }
+        for (&var, &value) in originals.iter().zip(values) {
+            ffi::SCIPsetSolVal(scip, sol, var, value);
+        }
+        let mut stored = 0;
+        let code = ffi::SCIPtrySolFree(scip, &mut sol, 0, 0, 1, 1, 1, &mut stored);
+        if code == ffi::SCIP_Retcode_SCIP_OKAY && stored != 0 {
+            russcip::HeurResult::FoundSol
+        } else {
+            russcip::HeurResult::NoSolFound
         }
     }
 }
