@@ -135,6 +135,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     let mut from_warm_start = false;
     let (clustering, status, ilp_objective, bound) = match solved {
         Ok(solution) => {
+            warnings.extend(solution.warnings.iter().cloned());
             let clustering = ilp.clustering(graph, &solution.values);
             let status = match solution.status {
                 SolveStatus::Optimal => Status::Optimal,

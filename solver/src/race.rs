@@ -110,15 +110,31 @@ fn finished(result: &Result<Solution, SolveError>) -> bool {
 }
 
 /// The race's answer from its racers' results (see [`solve_racing`]). A racer that
-/// failed (a solver error) is left out when another has an answer, which SCIP and
-/// [`crate::check_feasible`] checked like any other.
+/// failed (a solver error) is left out when another has an answer (which SCIP and
+/// [`crate::check_feasible`] checked like any other), and named in its warnings.
 fn combine(
     shared: &Shared,
     results: Vec<Result<Solution, SolveError>>,
     relative_gap_limit: f64,
 ) -> Result<Solution, SolveError> {
+    // A racer that failed (not one stopped by a limit or by another racer) is reported
+    // with the answer that another gave.
+    let failures: Vec<String> = results
+        .iter()
+        .enumerate()
+        .filter_map(|(racer, r)| match r {
+            Err(e @ SolveError::Solver(_)) => Some(format!("racer {racer} of {} failed: {e}", results.len())),
+            _ => None,
+        })
+        .collect();
+    let with_failures = |answer: Result<Solution, SolveError>| {
+        answer.map(|mut solution| {
+            solution.warnings.extend(failures.iter().cloned());
+            solution
+        })
+    };
     if let Some(proof) = results.iter().position(finished) {
-        return results.into_iter().nth(proof).expect("found above");
+        return with_failures(results.into_iter().nth(proof).expect("found above"));
     }
     let bound = results
         .iter()
@@ -147,7 +163,7 @@ fn combine(
     if best.gap <= relative_gap_limit.max(0.0) {
         best.status = SolveStatus::Optimal;
     }
-    Ok(best)
+    with_failures(Ok(best))
 }
 
 /// SCIP's relative gap `|primal − dual| / min(|primal|, |dual|)`: 0 when equal, infinite
@@ -347,7 +363,15 @@ mod tests {
     }
 
     fn solution(status: SolveStatus, objective: f64, dual_bound: f64) -> Solution {
-        Solution { status, objective, values: vec![objective], solve_ms: 1.0, gap: f64::NAN, dual_bound }
+        Solution {
+            status,
+            objective,
+            values: vec![objective],
+            solve_ms: 1.0,
+            gap: f64::NAN,
+            dual_bound,
+            warnings: Vec::new(),
+        }
     }
 
     fn shared(sense: Sense) -> Shared {
@@ -385,5 +409,14 @@ mod tests {
         );
         let answer = combine(&min, vec![none("first"), limited(14.0, -f64::INFINITY)], 0.0).unwrap();
         assert_eq!((answer.objective, answer.gap), (14.0, f64::INFINITY));
+        assert!(answer.warnings.is_empty(), "a racer stopped by its limit is no failure: {:?}", answer.warnings);
+        // A racer that failed is reported with the other's answer, proof or not.
+        let broken = || Err(SolveError::Solver("solution violates row r".into()));
+        for other in [limited(14.0, 11.0), Ok(solution(SolveStatus::Optimal, 12.0, 12.0))] {
+            let answer = combine(&min, vec![broken(), other], 0.0).unwrap();
+            assert_eq!(answer.warnings.len(), 1, "{:?}", answer.warnings);
+            assert!(answer.warnings[0].contains("racer 0 of 2 failed") && answer.warnings[0].contains("row r"));
+        }
+        assert_eq!(combine(&min, vec![broken(), none("x")], 0.0), broken());
     }
 }

@@ -78,6 +78,10 @@ pub struct Solution {
     /// `objective` (within tolerances) when proven optimal; infinite when no finite
     /// bound is known.
     pub dual_bound: f64,
+    /// What the caller should report with this answer: a racer of
+    /// [`crate::solve_racing`] that failed while another answered (its error). Empty
+    /// for one solve.
+    pub warnings: Vec<String>,
 }
 
 /// Why no solution came back.
@@ -641,7 +645,8 @@ fn solve_validated(
             "SCIP reports objective {objective} but the solution evaluates to {recomputed}"
         )));
     }
-    Ok(Solution { status, objective, values, solve_ms: start.elapsed().as_secs_f64() * 1e3, gap, dual_bound })
+    let solve_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(Solution { status, objective, values, solve_ms, gap, dual_bound, warnings: Vec::new() })
 }
 
 /// The share of the time limit that completing a partial start may take.
