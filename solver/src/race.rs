@@ -182,21 +182,9 @@ fn relative_gap(primal: f64, dual: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::model::{Heuristics, Row, VarId, VarKind};
+    use crate::scip::tests::PathPacking;
     use crate::scip::{CutSeparator, solve_with};
     use std::sync::atomic::AtomicUsize;
-
-    /// At most one of two neighbours on a path: rows SCIP sees only as lazy rows.
-    struct PathPacking(Vec<VarId>);
-
-    impl CutSeparator for PathPacking {
-        fn separate(&mut self, values: &[f64]) -> Vec<Row> {
-            self.0
-                .windows(2)
-                .filter(|w| values[w[0].0] + values[w[1].0] > 1.0 + 1e-6)
-                .map(|w| Row { name: "pair".into(), terms: vec![(w[0], 1.0), (w[1], 1.0)], lower: -1e20, upper: 1.0 })
-                .collect()
-        }
-    }
 
     fn path_model(n: usize) -> (Model, Vec<VarId>) {
         let mut m = Model::new("path_packing", Sense::Maximize);

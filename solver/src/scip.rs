@@ -1365,7 +1365,7 @@ fn infeasible_or_unbounded(model: &Model, limits: &Limits) -> SolveError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::model::{Model, Sense, VarId, VarKind};
 
@@ -1739,7 +1739,7 @@ mod tests {
     }
 
     /// The rows "no two neighbours on a path" given only by a separator.
-    struct PathPacking(Vec<VarId>);
+    pub(crate) struct PathPacking(pub(crate) Vec<VarId>);
 
     impl CutSeparator for PathPacking {
         fn separate(&mut self, values: &[f64]) -> Vec<Row> {
