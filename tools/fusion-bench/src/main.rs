@@ -1,10 +1,12 @@
-//! `fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--first-seed 0] [--time-limit 60] [--threads 1]
-//! [--formulations combined,gather] [--strategies ilp] [--cost reads-writes]
-//! [--dump-ilp DIR] [--csv FILE] [--svg FILE]`
+//! `fusion-bench [--sizes 10,30,100,300,1000] [--seeds 3] [--first-seed 0]
+//! [--time-limit 60] [--threads 1] [--formulations combined,gather] [--strategies ilp]
+//! [--cost reads-writes] [--dump-ilp DIR] [--csv FILE] [--svg FILE]`
 //!
 //! Solve time of the fusion ILP against program size, on seeded random programs
-//! (`fusion_analysis::random`; seeds `--first-seed` to `--first-seed + --seeds − 1`) and on the bundled examples' functions of 15 or more
-//! combinators (run from the repository root), side by side for the
+//! (`fusion_analysis::random`; seeds `--first-seed` to `--first-seed + --seeds − 1`)
+//! and on the bundled examples' functions of 15 or more combinators (run from the
+//! repository root), solved with `--threads` racing solves (one by default; see
+//! `fusion_solver::solve_racing`), side by side for the
 //! formulations and strategies asked (`--strategies ilp,greedy-top-down,stream,…`: the
 //! baselines of `fusion_analysis::baseline`; the ILP-based ones, `ilp` and `megiddo`,
 //! once per formulation). One row per (program, strategy, formulation): combinators,
