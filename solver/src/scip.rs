@@ -1224,9 +1224,8 @@ impl russcip::Heuristic for SharingHeuristic {
         _timing: russcip::HeurTiming,
         _node_infeasible: bool,
     ) -> russcip::HeurResult {
-        // A panic must not cross SCIP's C frames; the racer then shares nothing.
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.run(model.scip_ptr())));
-        outcome.unwrap_or(russcip::HeurResult::DidNotRun)
+        // The racer then shares nothing.
+        without_unwinding(|| self.run(model.scip_ptr()), russcip::HeurResult::DidNotRun)
     }
 }
 
@@ -1287,10 +1286,14 @@ impl russcip::Heuristic for CallerHeuristic {
         _timing: russcip::HeurTiming,
         _node_infeasible: bool,
     ) -> russcip::HeurResult {
-        // A panic must not cross SCIP's C frames; the heuristic then finds nothing.
-        let outcome = catch_unwind(AssertUnwindSafe(|| self.run(model.scip_ptr())));
-        outcome.unwrap_or(russcip::HeurResult::NoSolFound)
+        // The heuristic then finds nothing.
+        without_unwinding(|| self.run(model.scip_ptr()), russcip::HeurResult::NoSolFound)
     }
+}
+
+/// `run()`, or `fallback` if it panics: a panic must not cross SCIP's C frames.
+fn without_unwinding<T>(run: impl FnOnce() -> T, fallback: T) -> T {
+    catch_unwind(AssertUnwindSafe(run)).unwrap_or(fallback)
 }
 
 impl CallerHeuristic {

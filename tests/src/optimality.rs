@@ -112,11 +112,23 @@ fn cases() -> u64 {
     std::env::var("FUSION_EXHAUSTIVE_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(150)
 }
 
+/// The first program's seed (`FUSION_EXHAUSTIVE_FIRST`, default 0).
+fn first_seed() -> u64 {
+    std::env::var("FUSION_EXHAUSTIVE_FIRST").ok().and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+/// Each of `models` alone, and the pipeline's default cost.
+fn with_the_default(models: &[CostModel]) -> Vec<CostFunction> {
+    let mut costs: Vec<CostFunction> = models.iter().map(|m| CostFunction::single(*m)).collect();
+    costs.push(CostFunction::default());
+    costs
+}
+
 #[test]
 fn ilp_optimum_equals_exhaustive_optimum_on_random_programs() {
     let mut failures = Vec::new();
     let n = cases();
-    let first: u64 = std::env::var("FUSION_EXHAUSTIVE_FIRST").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let first = first_seed();
     for seed in first..first + n {
         let g = small_program(3 + (seed % 5) as usize, seed);
         for p in compare(&g) {
@@ -143,12 +155,15 @@ fn ilp_optimum_equals_exhaustive_optimum_on_random_programs() {
 /// and its answer, completed with positions, is a point of the full model.
 #[test]
 fn propagating_the_cycle_rows_keeps_the_exhaustive_optimum() {
-    let models = [CostModel::ReadsWrites, CostModel::FusedEdges, CostModel::IntermediateArrays, CostModel::Reads];
-    let mut costs: Vec<CostFunction> = models.iter().map(|m| CostFunction::single(*m)).collect();
-    costs.push(CostFunction::default());
+    let costs = with_the_default(&[
+        CostModel::ReadsWrites,
+        CostModel::FusedEdges,
+        CostModel::IntermediateArrays,
+        CostModel::Reads,
+    ]);
     let mut failures = Vec::new();
     let mut solved = 0;
-    let first: u64 = std::env::var("FUSION_EXHAUSTIVE_FIRST").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let first = first_seed();
     for seed in first..first + cases() {
         let g = small_program(3 + (seed % 5) as usize, seed);
         let Some(reference) = exhaustive::search(&g, &costs) else { continue };
@@ -193,12 +208,11 @@ fn propagating_the_cycle_rows_keeps_the_exhaustive_optimum() {
 /// exhaustive optimum and reports it `optimal`, its clustering validated by the driver.
 #[test]
 fn racing_solves_keep_the_exhaustive_optimum() {
-    let models = [CostModel::ReadsWrites, CostModel::FusedEdges, CostModel::Reads, CostModel::Clusters];
-    let mut costs: Vec<CostFunction> = models.iter().map(|m| CostFunction::single(*m)).collect();
-    costs.push(CostFunction::default());
+    let costs =
+        with_the_default(&[CostModel::ReadsWrites, CostModel::FusedEdges, CostModel::Reads, CostModel::Clusters]);
     let mut failures = Vec::new();
     let mut solved = 0;
-    let first: u64 = std::env::var("FUSION_EXHAUSTIVE_FIRST").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let first = first_seed();
     for seed in first..first + cases() / 2 {
         let g = small_program(3 + (seed % 5) as usize, seed);
         let Some(reference) = exhaustive::search(&g, &costs) else { continue };
