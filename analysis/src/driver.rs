@@ -11,7 +11,7 @@ use super::graph::Graph;
 use super::local_search::{self, LpGuided};
 use super::report::{Status, relative_gap};
 use super::validate::validate;
-use fusion_solver::{CutSeparator, Hooks, Limits, PrimalHeuristic, SolveError, SolveStatus};
+use fusion_solver::{CutSeparator, Hooks, Limits, PrimalHeuristic, SearchEffort, SolveError, SolveStatus};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -51,6 +51,10 @@ pub struct Outcome {
     /// The ILP's warm start (`warm_start`), when there was one: the solver may do no
     /// worse, and the gap between the two is what the solver's own search had to find.
     pub warm_start: Option<WarmStart>,
+    /// The solver's nodes and simplex iterations (`fusion_solver::SearchEffort`), when it
+    /// answered: unlike `solve_ms`, the same on every run and machine for one program
+    /// solved in one thread to a proof.
+    pub effort: Option<SearchEffort>,
     pub variables: usize,
     pub rows: usize,
     /// Why a fallback or incumbent was used; shown to the user as warnings.
@@ -132,6 +136,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     let solve_ms = started.elapsed().as_secs_f64() * 1000.0;
     let (variables, rows) = (ilp.model.variables.len(), ilp.model.rows.len());
 
+    let effort = solved.as_ref().ok().map(|solution| solution.effort);
     let mut from_warm_start = false;
     let (clustering, status, ilp_objective, bound) = match solved {
         Ok(solution) => {
@@ -247,6 +252,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         bound,
         solve_ms,
         warm_start: warm_start_found,
+        effort,
         variables,
         rows,
         warnings,
@@ -347,6 +353,7 @@ fn megiddo_outcome(graph: &Graph, options: &AnalysisOptions) -> Result<Outcome, 
         bound: None,
         solve_ms: inner.solve_ms,
         warm_start: inner.warm_start,
+        effort: inner.effort,
         variables: inner.variables,
         rows: inner.rows,
         warnings,
@@ -389,6 +396,7 @@ fn branch_and_bound_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome
         bound: (status == Status::Optimal).then_some(objective),
         solve_ms,
         warm_start: None,
+        effort: None,
         variables: 0,
         rows: 0,
         warnings,
@@ -433,6 +441,7 @@ fn baseline_outcome(graph: &Graph, options: &AnalysisOptions) -> Outcome {
         bound: None,
         solve_ms,
         warm_start: None,
+        effort: None,
         variables: 0,
         rows: 0,
         warnings,

@@ -17,6 +17,6 @@ pub use model::{
 };
 pub use race::solve_racing;
 pub use scip::{
-    CutSeparator, Hooks, Limits, PrimalHeuristic, Propagation, Solution, SolveError, SolveStatus,
+    CutSeparator, Hooks, Limits, PrimalHeuristic, Propagation, SearchEffort, Solution, SolveError, SolveStatus,
     sequential_with_separator, solve, solve_with,
 };

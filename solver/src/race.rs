@@ -17,7 +17,7 @@
 //! is the best of the racers' bounds, each valid for the whole model.
 
 use crate::model::{Model, Sense};
-use crate::scip::{Hooks, Limits, Solution, SolveError, SolveStatus, solve_racer};
+use crate::scip::{Hooks, Limits, SearchEffort, Solution, SolveError, SolveStatus, solve_racer};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -130,6 +130,15 @@ fn combine(
     let with_failures = |answer: Result<Solution, SolveError>| {
         answer.map(|mut solution| {
             solution.warnings.extend(failures.iter().cloned());
+            solution
+        })
+    };
+    // The race's effort is every racer's work, not only the winner's.
+    let effort =
+        results.iter().filter_map(|r| r.as_ref().ok()).map(|s| s.effort).fold(SearchEffort::default(), |a, b| a + b);
+    let with_failures = |answer: Result<Solution, SolveError>| {
+        with_failures(answer).map(|mut solution| {
+            solution.effort = effort;
             solution
         })
     };
@@ -359,6 +368,7 @@ mod tests {
             gap: f64::NAN,
             dual_bound,
             warnings: Vec::new(),
+            effort: SearchEffort { nodes: 1, lp_iterations: 10 },
         }
     }
 
@@ -376,6 +386,8 @@ mod tests {
         let proof = Ok(solution(SolveStatus::Optimal, 12.0, 12.0));
         let answer = combine(&min, vec![limited(13.0, 10.0), proof], 0.0).unwrap();
         assert_eq!((answer.status, answer.objective), (SolveStatus::Optimal, 12.0));
+        // The effort is the race's: both racers' nodes and iterations.
+        assert_eq!(answer.effort, SearchEffort { nodes: 2, lp_iterations: 20 });
         // Best incumbent from one racer, best bound from the other.
         let answer = combine(&min, vec![limited(14.0, 11.0), limited(13.0, 10.0)], 0.0).unwrap();
         assert_eq!((answer.status, answer.objective, answer.dual_bound), (SolveStatus::LimitReached, 13.0, 11.0));
@@ -397,6 +409,7 @@ mod tests {
         );
         let answer = combine(&min, vec![none("first"), limited(14.0, -f64::INFINITY)], 0.0).unwrap();
         assert_eq!((answer.objective, answer.gap), (14.0, f64::INFINITY));
+        assert_eq!(answer.effort, SearchEffort { nodes: 1, lp_iterations: 10 }, "only racers with an answer count");
         assert!(answer.warnings.is_empty(), "a racer stopped by its limit is no failure: {:?}", answer.warnings);
         // A racer that failed is reported with the other's answer, proof or not.
         let broken = || Err(SolveError::Solver("solution violates row r".into()));

@@ -82,6 +82,31 @@ pub struct Solution {
     /// [`crate::solve_racing`] that failed while another answered (its error). Empty
     /// for one solve.
     pub warnings: Vec<String>,
+    /// How much searching the answer took, in units that do not depend on the
+    /// machine's speed or load.
+    pub effort: SearchEffort,
+}
+
+/// SCIP's branch-and-bound nodes and simplex iterations (`SCIPgetNNodes`,
+/// `SCIPgetNLPIterations`) of the solve that gave an answer: for a race
+/// ([`crate::solve_racing`]), summed over the racers that returned one. Not counted: the
+/// solves that complete a partial start (a model whose fixings leave presolving little
+/// to decide). A solve in one thread is deterministic (SCIP with a given model and
+/// parameters makes the same search every time, checked by a test here), so unlike
+/// [`Solution::solve_ms`] these numbers compare formulations and settings across runs
+/// and machines, as long as no time limit cut the search short (a limit makes them
+/// depend on speed again) and the caller's hooks are deterministic too.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchEffort {
+    pub nodes: u64,
+    pub lp_iterations: u64,
+}
+
+impl std::ops::Add for SearchEffort {
+    type Output = SearchEffort;
+    fn add(self, other: SearchEffort) -> SearchEffort {
+        SearchEffort { nodes: self.nodes + other.nodes, lp_iterations: self.lp_iterations + other.lp_iterations }
+    }
 }
 
 /// Why no solution came back.
@@ -614,6 +639,7 @@ fn solve_validated(
     // SAFETY: as above; SCIPgetDualbound is allowed in the SOLVED stage.
     let dual_bound = unsafe { russcip::ffi::SCIPgetDualbound(solved.scip_ptr()) };
     let dual_bound = if dual_bound.abs() >= INFINITE_BOUND { dual_bound.signum() * f64::INFINITY } else { dual_bound };
+    let effort = SearchEffort { nodes: solved.n_nodes() as u64, lp_iterations: solved.n_lp_iterations() as u64 };
     let status = match scip_status {
         Status::Optimal | Status::GapLimit => SolveStatus::Optimal,
         Status::Infeasible => return Err(SolveError::Infeasible),
@@ -646,7 +672,7 @@ fn solve_validated(
         )));
     }
     let solve_ms = start.elapsed().as_secs_f64() * 1e3;
-    Ok(Solution { status, objective, values, solve_ms, gap, dual_bound, warnings: Vec::new() })
+    Ok(Solution { status, objective, values, solve_ms, gap, dual_bound, warnings: Vec::new(), effort })
 }
 
 /// The share of the time limit that completing a partial start may take.
@@ -1652,6 +1678,32 @@ pub(crate) mod tests {
             // Generous: the limit is wall-clock and SCIP checks it often.
             assert!(s.solve_ms < 10_000.0, "took {} ms", s.solve_ms);
         }
+    }
+
+    /// The search effort is SCIP's own count, and one thread makes the same search
+    /// every time: a knapsack of 40 items and three capacities, which needs branching,
+    /// solved twice, reports the same nodes and iterations, more than the root's one
+    /// node.
+    #[test]
+    fn search_effort_is_counted_and_repeatable() {
+        let limits = Limits { time_seconds: 600.0, relative_gap: 0.0, threads: 1 };
+        let mut rng = Rng(0x5eed_0003);
+        let mut m = Model::new("knapsack", Sense::Maximize);
+        let xs: Vec<_> = (0..40).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        for &x in &xs {
+            m.add_objective_term(x, (rng.below(1000) + 1) as f64);
+        }
+        for r in 0..3 {
+            let weights: Vec<f64> = xs.iter().map(|_| (rng.below(1000) + 1) as f64).collect();
+            let capacity = weights.iter().sum::<f64>() / 2.0;
+            m.add_row(format!("cap{r}"), xs.iter().copied().zip(weights).collect(), -INF, capacity);
+        }
+        let first = solve(&m, &limits).expect("a knapsack always has the empty solution");
+        let second = solve(&m, &limits).expect("a knapsack always has the empty solution");
+        assert_eq!(first.status, SolveStatus::Optimal);
+        assert!(first.effort.nodes > 1 && first.effort.lp_iterations > 0, "{:?}", first.effort);
+        assert_eq!(first.effort, second.effort);
+        assert_eq!(first.values, second.values);
     }
 
     #[test]

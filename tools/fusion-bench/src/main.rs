@@ -13,10 +13,14 @@
 //! edges, model size, wall time of the solve, status, objective, the solver's lower
 //! bound and the relative gap between them, clusters, and for the ILP its warm start: the
 //! start's objective (the solver can only improve on it) and the time spent finding it
-//! (part of the solve time). `--csv FILE` writes the same rows
+//! (part of the solve time), and the solver's search effort, nodes and simplex
+//! iterations (`fusion_solver::SearchEffort`). After the random programs' rows, one
+//! summary line per size and series: how many were proven optimal, the median and largest
+//! solve time, and the median effort of the proven ones. `--csv FILE` writes the same rows
 //! as CSV; `--svg FILE` plots the solve time against the number of combinators, one line
 //! per strategy and formulation. Not a test: timings depend on the machine; compare rows of
-//! one run.
+//! one run. The effort of a solve in one thread that ends in a proof is the same on every
+//! run and machine.
 
 use fusion_analysis::{
     baseline::Strategy,
@@ -24,9 +28,9 @@ use fusion_analysis::{
     formulation::Formulation,
     graph::Graph,
     random::random_graph,
-    report::relative_gap,
+    report::{Status, relative_gap},
 };
-use fusion_solver::Limits;
+use fusion_solver::{Limits, SearchEffort};
 use std::process::ExitCode;
 
 /// The fewest combinators of an example function that the benchmark times beside the
@@ -53,7 +57,25 @@ const FLAGS: &[&str] = &[
 ];
 
 /// The CSV file's columns, one line per table row.
-const CSV_HEADER: &str = "program,strategy,formulation,combinators,edges,variables,rows,solve_ms,status,objective,bound,gap,clusters,start,start_ms";
+const CSV_HEADER: &str = "program,strategy,formulation,combinators,edges,variables,rows,solve_ms,status,objective,bound,gap,clusters,start,start_ms,nodes,lp_iterations";
+
+/// What the summary lines need of one row of a random program.
+struct Measured {
+    size: usize,
+    series: String,
+    solve_ms: f64,
+    /// An ILP-based strategy (the baselines prove nothing).
+    solved: bool,
+    proven: bool,
+    effort: Option<SearchEffort>,
+}
+
+/// The rows so far: as CSV lines, and what the summary needs of the random programs'.
+#[derive(Default)]
+struct Table {
+    csv: Vec<String>,
+    random: Vec<Measured>,
+}
 
 /// Checks the command line: every argument is a known flag followed by its value.
 fn check_arguments(args: &[String]) -> Result<(), String> {
@@ -99,17 +121,67 @@ fn rows(
     strategies: &[Strategy],
     formulations: &[Formulation],
     options: &AnalysisOptions,
-    csv: &mut Vec<String>,
+    random_size: Option<usize>,
+    table: &mut Table,
 ) {
     for &strategy in strategies {
         if matches!(strategy, Strategy::Ilp | Strategy::Megiddo) {
             for &f in formulations {
-                row(label, g, strategy, Some(f), options, csv);
+                row(label, g, strategy, Some(f), options, random_size, table);
             }
         } else {
-            row(label, g, strategy, None, options, csv);
+            row(label, g, strategy, None, options, random_size, table);
         }
     }
+}
+
+/// The middle of a sorted list (the mean of the two middle values for an even count).
+fn median(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 }
+}
+
+/// One line per size and strategy/formulation of the random programs: how many were
+/// proven optimal, the median and largest solve time, and the median nodes and simplex
+/// iterations of the solves proven optimal (the measure that does not depend on the
+/// machine's speed; a time limit would make it depend on speed again).
+fn summary_lines(random: &[Measured]) -> Vec<String> {
+    let mut keys: Vec<(usize, &str)> = Vec::new();
+    for key in random.iter().map(|m| (m.size, m.series.as_str())) {
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    keys.into_iter()
+        .map(|(size, series)| {
+            let rows: Vec<&Measured> = random.iter().filter(|m| m.size == size && m.series == series).collect();
+            let mut ms: Vec<f64> = rows.iter().map(|m| m.solve_ms).collect();
+            ms.sort_by(f64::total_cmp);
+            let proven: Vec<SearchEffort> = rows.iter().filter(|m| m.proven).filter_map(|m| m.effort).collect();
+            let mut nodes: Vec<f64> = proven.iter().map(|e| e.nodes as f64).collect();
+            let mut iterations: Vec<f64> = proven.iter().map(|e| e.lp_iterations as f64).collect();
+            nodes.sort_by(f64::total_cmp);
+            iterations.sort_by(f64::total_cmp);
+            let effort = if nodes.is_empty() {
+                String::new()
+            } else {
+                format!("; proven ones: median {} nodes, {} simplex iterations", median(&nodes), median(&iterations))
+            };
+            let proven = if rows.iter().any(|m| m.solved) {
+                format!("{} of {} proven optimal; ", rows.iter().filter(|m| m.proven).count(), rows.len())
+            } else {
+                format!("{} programs; ", rows.len())
+            };
+            format!(
+                "n={size} {series}: {proven}solve ms median {:.1}, largest {:.1}{effort}",
+                median(&ms),
+                ms.last().copied().unwrap_or(f64::NAN),
+            )
+        })
+        .collect()
 }
 
 /// The solve-time plot from the CSV rows (`"label",strategy,formulation,combinators,…,
@@ -155,7 +227,8 @@ fn row(
     strategy: Strategy,
     formulation: Option<Formulation>,
     options: &AnalysisOptions,
-    csv: &mut Vec<String>,
+    random_size: Option<usize>,
+    table: &mut Table,
 ) {
     let combinators = g.nodes.iter().filter(|n| n.kind.is_fusible_kind()).count();
     let form = formulation.map_or("-".to_string(), |f| f.to_string());
@@ -178,7 +251,7 @@ fn row(
             let fields = [
                 label.to_string(),
                 strategy.name().to_string(),
-                form,
+                form.clone(),
                 combinators.to_string(),
                 g.edges.len().to_string(),
                 o.variables.to_string(),
@@ -191,9 +264,11 @@ fn row(
                 o.clustering.clusters.len().to_string(),
                 o.warm_start.map_or("-".to_string(), |w| w.objective.to_string()),
                 o.warm_start.map_or("-".to_string(), |w| format!("{:.1}", w.ms)),
+                o.effort.map_or("-".to_string(), |e| e.nodes.to_string()),
+                o.effort.map_or("-".to_string(), |e| e.lp_iterations.to_string()),
             ];
             // Column widths; negative: left-aligned.
-            const WIDTHS: [i32; 15] = [-28, -16, -9, 6, 6, 8, 8, 10, -11, 9, 9, 7, 8, 7, 9];
+            const WIDTHS: [i32; 17] = [-28, -16, -9, 6, 6, 8, 8, 10, -11, 9, 9, 7, 8, 7, 9, 7, 9];
             let cells: Vec<String> = fields
                 .iter()
                 .zip(WIDTHS)
@@ -202,7 +277,22 @@ fn row(
             println!("{}", cells.join(" "));
             let mut quoted = fields.clone();
             quoted[0] = format!("\"{label}\"");
-            csv.push(quoted.join(","));
+            table.csv.push(quoted.join(","));
+            if let Some(size) = random_size {
+                let series = if formulation.is_some() {
+                    format!("{} {form}", strategy.name())
+                } else {
+                    strategy.name().to_string()
+                };
+                table.random.push(Measured {
+                    size,
+                    series,
+                    solve_ms: o.solve_ms,
+                    solved: formulation.is_some(),
+                    proven: o.status == Status::Optimal,
+                    effort: o.effort,
+                });
+            }
         }
         Err(e) => println!("{label:<28} {:<16} {form:<9} error: {e}", strategy.name()),
     }
@@ -248,7 +338,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-    let mut csv = vec![CSV_HEADER.to_string()];
+    let mut table = Table { csv: vec![CSV_HEADER.to_string()], random: Vec::new() };
     let options = AnalysisOptions {
         strategy: Default::default(),
         formulation: Formulation::Combined,
@@ -265,7 +355,7 @@ fn main() -> ExitCode {
     let racers = if threads > 1 { format!("{threads} racing threads") } else { "one thread".to_string() };
     println!("cost={cost} time-limit={time_limit}s (SCIP 10, {racers})");
     println!(
-        "{:<28} {:<16} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8} {:>7} {:>9}",
+        "{:<28} {:<16} {:<9} {:>6} {:>6} {:>8} {:>8} {:>10} {:<11} {:>9} {:>9} {:>7} {:>8} {:>7} {:>9} {:>7} {:>9}",
         "program",
         "strategy",
         "form.",
@@ -280,13 +370,19 @@ fn main() -> ExitCode {
         "gap",
         "clusters",
         "start",
-        "start ms"
+        "start ms",
+        "nodes",
+        "LP iter"
     );
     for &size in &sizes {
         for seed in seeds.clone() {
             let g = random_graph(size, seed);
-            rows(&format!("random n={size} seed={seed}"), &g, &strategies, &formulations, &options, &mut csv);
+            let label = format!("random n={size} seed={seed}");
+            rows(&label, &g, &strategies, &formulations, &options, Some(size), &mut table);
         }
+    }
+    for line in summary_lines(&table.random) {
+        println!("{line}");
     }
     // The bundled examples' functions of at least LARGE_EXAMPLE combinators.
     let mut files: Vec<std::path::PathBuf> = match std::fs::read_dir("examples") {
@@ -311,7 +407,7 @@ fn main() -> ExitCode {
         for (name, g) in graphs {
             match g {
                 Ok(g) if fusion_bench::graphs::combinators(&g) >= LARGE_EXAMPLE => {
-                    rows(&name, &g, &strategies, &formulations, &options, &mut csv)
+                    rows(&name, &g, &strategies, &formulations, &options, None, &mut table)
                 }
                 Ok(_) => {}
                 Err(e) => eprintln!("{e}"),
@@ -319,13 +415,13 @@ fn main() -> ExitCode {
         }
     }
     if let Some(path) = arg(&args, "--svg")
-        && let Err(e) = draw_solve_times(std::path::Path::new(path), &csv[1..], cost, time_limit)
+        && let Err(e) = draw_solve_times(std::path::Path::new(path), &table.csv[1..], cost, time_limit)
     {
         eprintln!("fusion-bench: {e}");
         return ExitCode::FAILURE;
     }
     if let Some(path) = arg(&args, "--csv")
-        && let Err(e) = std::fs::write(path, csv.join("\n") + "\n")
+        && let Err(e) = std::fs::write(path, table.csv.join("\n") + "\n")
     {
         eprintln!("fusion-bench: cannot write {path}: {e}");
         return ExitCode::FAILURE;
