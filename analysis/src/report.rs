@@ -53,6 +53,10 @@ pub struct FunctionReport {
     pub bound: Option<f64>,
     pub status: Status,
     pub solve_ms: f64,
+    /// The solver's branch-and-bound nodes and simplex iterations
+    /// (`fusion_solver::SearchEffort`; JSON `null` without a solver answer): unlike
+    /// `solve_ms`, the same on every run for a solve in one thread that ends in a proof.
+    pub effort: Option<fusion_solver::SearchEffort>,
     pub variables: usize,
     pub rows: usize,
     /// Clusters in execution order, each a list of node names (barriers and inputs left out).
@@ -135,7 +139,7 @@ pub fn to_json(reports: &[FunctionReport]) -> String {
             .collect();
         let _ = write!(
             out,
-            "{{\"name\":{},\"formulation\":{},\"cost\":{},\"objective\":{},\"bound\":{},\"gap\":{},\"status\":{},\"solve_ms\":{},\"variables\":{},\"rows\":{},\"clusters\":[{}]}}",
+            "{{\"name\":{},\"formulation\":{},\"cost\":{},\"objective\":{},\"bound\":{},\"gap\":{},\"status\":{},\"solve_ms\":{},\"nodes\":{},\"lp_iterations\":{},\"variables\":{},\"rows\":{},\"clusters\":[{}]}}",
             json_string(&r.name),
             json_string(&r.formulation),
             json_string(&r.cost),
@@ -144,6 +148,8 @@ pub fn to_json(reports: &[FunctionReport]) -> String {
             r.bound.map_or("null".into(), |b| json_number(relative_gap(r.objective, b))),
             json_string(r.status.as_str()),
             json_number((r.solve_ms * 1000.0).round() / 1000.0),
+            r.effort.map_or("null".into(), |e| e.nodes.to_string()),
+            r.effort.map_or("null".into(), |e| e.lp_iterations.to_string()),
             r.variables,
             r.rows,
             clusters.join(",")

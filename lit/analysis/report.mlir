@@ -24,7 +24,7 @@
 // LP: End
 // LPTWICE: --dump-ilp: the pipeline already names array-fusion-analysis
 
-// ROBINSON: {"functions":[{"name":"normalize2","formulation":"robinson","cost":"robinson","objective":51,"bound":51,"gap":0,"status":"optimal","solve_ms":{{[0-9.]+}},"variables":21,"rows":35,"clusters":{{\[\["sum1","gts","sum2"\],\["ys1","ys2"\]\]}}}]}
+// ROBINSON: {"functions":[{"name":"normalize2","formulation":"robinson","cost":"robinson","objective":51,"bound":51,"gap":0,"status":"optimal","solve_ms":{{[0-9.]+}},"nodes":{{[0-9]+}},"lp_iterations":{{[0-9]+}},"variables":21,"rows":35,"clusters":{{\[\["sum1","gts","sum2"\],\["ys1","ys2"\]\]}}}]}
 // DEFAULT: {"functions":[{"name":"normalize2","formulation":"combined","cost":"reads-writes+3*gathered-folds+3*chained-gathers","objective":8,"bound":8,"gap":0,"status":"optimal",{{.*}}"clusters":{{\[\["sum1","gts","sum2"\],\["ys1","ys2"\]\]}}}]}
 
 // DOT: digraph "normalize2" {

@@ -6,7 +6,7 @@
 // RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=greedy-top-down cost=reads-writes}))' \
 // RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=GREEDY
 // GREEDY: "name":"greedyTopDownBad","formulation":"combined","cost":"reads-writes","objective":6,"bound":null,"gap":null,"status":"baseline"
-// GREEDY-SAME: "variables":0,"rows":0,"clusters":{{\[\["bs","cs"\],\["ds","es","result"\]\]}}
+// GREEDY-SAME: "nodes":null,"lp_iterations":null,"variables":0,"rows":0,"clusters":{{\[\["bs","cs"\],\["ds","es","result"\]\]}}
 //
 // RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{cost=reads-writes}))' \
 // RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=ILP
@@ -49,7 +49,7 @@
 // RUN: fuse-opt --emit-clustering=json --pass-pipeline='builtin.module(func.func(array-fusion-analysis{strategy=bohrium-optimal cost=reads-writes}))' \
 // RUN:   %examples/seed000_greedy.mlir | FileCheck %s --check-prefix=EXACT
 // EXACT: "name":"greedyTopDownBad","formulation":"combined","cost":"reads-writes","objective":5,"bound":5,"gap":0,"status":"optimal"
-// EXACT-SAME: "variables":0,"rows":0,"clusters":{{\[\["bs"\],\["cs","ds","es","result"\]\]}}
+// EXACT-SAME: "nodes":null,"lp_iterations":null,"variables":0,"rows":0,"clusters":{{\[\["bs"\],\["cs","ds","es","result"\]\]}}
 //
 // Max Locality (seed 003 Def. 20: pairs of accessors of one array in different clusters)
 // has no ILP formulation: the ILP refuses it with a clear error, the branch and bound

@@ -365,6 +365,7 @@ fn analyse<'c>(
             bound: outcome.bound,
             status: outcome.status,
             solve_ms: outcome.solve_ms,
+            effort: outcome.effort,
             variables: outcome.variables,
             rows: outcome.rows,
             clusters: cluster_names(graph, &outcome.clustering),
