@@ -5,8 +5,13 @@
 //! rows on π add nothing to the relaxation once the cycle inequalities are in
 //! (`docs/fusion-ilp.md`, "Where the bound is weak").
 //!
-//! `cargo run --release -p fusion-analysis --features generators --example lp_bound -- SIZE SEEDS [COST]`
-//! (COST defaults to `reads-writes`, fusion-bench's default).
+//! `cargo run --release -p fusion-analysis --features generators --example lp_bound -- SIZE SEEDS [COST] [INTEGRAL]`
+//! (COST defaults to `reads-writes`, fusion-bench's default). INTEGRAL, a
+//! comma-separated list of variable-name prefixes, keeps those variables integral and
+//! relaxes the rest: with `x_` the fusion decisions stay binary while the shares, reads,
+//! writes and orders are relaxed, which tells how much of the gap to the optimum the
+//! relaxation of the fusion decisions alone leaves open. Each round is then a MIP, still
+//! a relaxation of the model, so the bound stays valid.
 
 use fusion_analysis::cost::CostFunction;
 use fusion_analysis::cycle_cuts::CycleCuts;
@@ -17,9 +22,11 @@ use std::process::ExitCode;
 
 /// The LP optimum of `model` with the cycle inequalities of `cuts` added until none is
 /// violated, and the number of LP solves that took.
-fn separated_lp_bound(mut model: Model, cuts: &CycleCuts) -> Result<(f64, usize), String> {
+fn separated_lp_bound(mut model: Model, cuts: &CycleCuts, integral: &[String]) -> Result<(f64, usize), String> {
     for v in &mut model.variables {
-        v.kind = VarKind::Continuous;
+        if !integral.iter().any(|prefix| v.name.starts_with(prefix.as_str())) {
+            v.kind = VarKind::Continuous;
+        }
     }
     for round in 1.. {
         let solution = solve(&model, &Limits { time_seconds: 600.0, ..Limits::default() })
@@ -33,18 +40,18 @@ fn separated_lp_bound(mut model: Model, cuts: &CycleCuts) -> Result<(f64, usize)
     unreachable!("the loop returns")
 }
 
-fn run(size: usize, seeds: u64, cost: &CostFunction) -> Result<(), String> {
+fn run(size: usize, seeds: u64, cost: &CostFunction, integral: &[String]) -> Result<(), String> {
     println!("program               rows  LP bound (solves)  rows without π  LP bound without π (solves)");
     for seed in 0..seeds {
         let graph = random_graph(size, seed);
         let ilp = build(&graph, Formulation::Combined, cost).map_err(|e| e.to_string())?;
         let cuts = ilp.cycle_cuts.as_ref().ok_or("the combined model has no cycle inequalities")?;
-        let (bound, rounds) = separated_lp_bound(ilp.model.clone(), cuts)?;
+        let (bound, rounds) = separated_lp_bound(ilp.model.clone(), cuts, integral)?;
         let mut without_pi = ilp.model.clone();
         let is_pi: Vec<bool> = without_pi.variables.iter().map(|v| v.name.starts_with("pi_")).collect();
         without_pi.rows.retain(|row| !row.terms.iter().any(|(v, _)| is_pi[v.0]));
         let kept = without_pi.rows.len();
-        let (bound_without, rounds_without) = separated_lp_bound(without_pi, cuts)?;
+        let (bound_without, rounds_without) = separated_lp_bound(without_pi, cuts, integral)?;
         let offset = ilp.objective_offset;
         println!(
             "random n={size} seed={seed:<3} {:>6}  {:>9.3} ({rounds:>2})  {kept:>14}  {:>9.3} ({rounds_without:>2})",
@@ -58,7 +65,7 @@ fn run(size: usize, seeds: u64, cost: &CostFunction) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: lp_bound SIZE SEEDS [COST]";
+    let usage = "usage: lp_bound SIZE SEEDS [COST] [INTEGRAL]";
     let (Some(size), Some(seeds)) =
         (args.first().and_then(|s| s.parse().ok()), args.get(1).and_then(|s| s.parse().ok()))
     else {
@@ -72,7 +79,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(size, seeds, &cost) {
+    let integral: Vec<String> =
+        args.get(3).map(|s| s.split(',').filter(|p| !p.is_empty()).map(String::from).collect()).unwrap_or_default();
+    match run(size, seeds, &cost, &integral) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("lp_bound: {e}");
