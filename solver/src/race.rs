@@ -127,17 +127,12 @@ fn combine(
             _ => None,
         })
         .collect();
-    let with_failures = |answer: Result<Solution, SolveError>| {
-        answer.map(|mut solution| {
-            solution.warnings.extend(failures.iter().cloned());
-            solution
-        })
-    };
     // The race's effort is every racer's work, not only the winner's.
     let effort =
         results.iter().filter_map(|r| r.as_ref().ok()).map(|s| s.effort).fold(SearchEffort::default(), |a, b| a + b);
     let with_failures = |answer: Result<Solution, SolveError>| {
-        with_failures(answer).map(|mut solution| {
+        answer.map(|mut solution| {
+            solution.warnings.extend(failures.iter().cloned());
             solution.effort = effort;
             solution
         })

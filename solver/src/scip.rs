@@ -1419,13 +1419,19 @@ pub(crate) mod tests {
     /// A multi-dimensional 0-1 knapsack: 200 items, 5 capacity rows at half the total
     /// weight. Easy to find solutions for, slow to prove optimal.
     fn hard_knapsack(seed: u64) -> Model {
+        knapsack(seed, 200, 5)
+    }
+
+    /// `items` random items, `capacities` random capacity rows, each half the sum of its
+    /// weights.
+    fn knapsack(seed: u64, items: usize, capacities: usize) -> Model {
         let mut rng = Rng(seed);
         let mut m = Model::new("hard_knapsack", Sense::Maximize);
-        let xs: Vec<_> = (0..200).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
+        let xs: Vec<_> = (0..items).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
         for &x in &xs {
             m.add_objective_term(x, (rng.below(1000) + 1) as f64);
         }
-        for r in 0..5 {
+        for r in 0..capacities {
             let weights: Vec<f64> = xs.iter().map(|_| (rng.below(1000) + 1) as f64).collect();
             let capacity = weights.iter().sum::<f64>() / 2.0;
             m.add_row(format!("cap{r}"), xs.iter().copied().zip(weights).collect(), -INF, capacity);
@@ -1687,17 +1693,7 @@ pub(crate) mod tests {
     #[test]
     fn search_effort_is_counted_and_repeatable() {
         let limits = Limits { time_seconds: 600.0, relative_gap: 0.0, threads: 1 };
-        let mut rng = Rng(0x5eed_0003);
-        let mut m = Model::new("knapsack", Sense::Maximize);
-        let xs: Vec<_> = (0..40).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
-        for &x in &xs {
-            m.add_objective_term(x, (rng.below(1000) + 1) as f64);
-        }
-        for r in 0..3 {
-            let weights: Vec<f64> = xs.iter().map(|_| (rng.below(1000) + 1) as f64).collect();
-            let capacity = weights.iter().sum::<f64>() / 2.0;
-            m.add_row(format!("cap{r}"), xs.iter().copied().zip(weights).collect(), -INF, capacity);
-        }
+        let m = knapsack(0x5eed_0003, 40, 3);
         let first = solve(&m, &limits).expect("a knapsack always has the empty solution");
         let second = solve(&m, &limits).expect("a knapsack always has the empty solution");
         assert_eq!(first.status, SolveStatus::Optimal);

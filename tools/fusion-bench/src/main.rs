@@ -71,7 +71,6 @@ struct Measured {
 }
 
 /// The rows so far: as CSV lines, and what the summary needs of the random programs'.
-#[derive(Default)]
 struct Table {
     csv: Vec<String>,
     random: Vec<Measured>,
