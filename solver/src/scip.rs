@@ -1426,7 +1426,7 @@ pub(crate) mod tests {
     /// weights.
     fn knapsack(seed: u64, items: usize, capacities: usize) -> Model {
         let mut rng = Rng(seed);
-        let mut m = Model::new("hard_knapsack", Sense::Maximize);
+        let mut m = Model::new("knapsack", Sense::Maximize);
         let xs: Vec<_> = (0..items).map(|i| m.add_variable(format!("x{i}"), VarKind::Binary, 0.0, 1.0)).collect();
         for &x in &xs {
             m.add_objective_term(x, (rng.below(1000) + 1) as f64);
