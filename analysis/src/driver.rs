@@ -9,6 +9,7 @@ use super::cost::{CostFunction, evaluate_function};
 use super::formulation::{self, Formulation, FormulationError};
 use super::graph::Graph;
 use super::local_search::{self, LpGuided};
+use super::rens::FixIntegralDecisions;
 use super::report::{Status, relative_gap};
 use super::validate::validate;
 use fusion_solver::{CutSeparator, Hooks, Limits, PrimalHeuristic, SearchEffort, SolveError, SolveStatus};
@@ -86,26 +87,34 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     // them as lazy rows (`Ilp::lazy_model`); its answer is completed and checked
     // against the full model below.
     let lazy_model = ilp.lazy_model();
-    // On large models solved with lazy rows, where SCIP's own searching heuristics are
-    // off (`Ilp::lazy_model`), the root LP is also turned into a clustering by
-    // `LpGuided` (measured: `formulation::LP_GUIDED_ABOVE_VARIABLES`).
-    let large = |m: &&fusion_solver::Model| m.variables.len() > formulation::LP_GUIDED_ABOVE_VARIABLES;
     // Larger lazy models also propagate their cycle rows at every node
     // (measured: `formulation::PROPAGATE_ABOVE_VARIABLES`).
     let propagates = lazy_model.as_ref().is_some_and(|m| m.variables.len() > formulation::PROPAGATE_ABOVE_VARIABLES);
     let partial_start = start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default();
+    // On lazy models, where SCIP's own searching heuristics are off (`Ilp::lazy_model`),
+    // a heuristic of the driver's own turns the root LP into an incumbent: above
+    // `formulation::LP_GUIDED_ABOVE_VARIABLES` by following its links (`LpGuided`),
+    // above `formulation::RENS_ABOVE_VARIABLES` by solving the model with the fusion
+    // decisions it decides fixed (`rens`). Measured at both constants.
+    let root_heuristic = |model: &fusion_solver::Model| -> Option<Box<dyn PrimalHeuristic>> {
+        let variables = model.variables.len();
+        if variables > formulation::LP_GUIDED_ABOVE_VARIABLES {
+            let to_beat = warm_start_found.as_ref().map_or(f64::INFINITY, |w| w.objective);
+            let budget = share_of_limit(options, LP_GUIDED_SHARE);
+            Some(Box::new(LpGuided::new(graph.clone(), ilp.clone(), options.cost.clone(), budget, to_beat)))
+        } else if variables > formulation::RENS_ABOVE_VARIABLES {
+            Some(Box::new(FixIntegralDecisions::new(ilp.fusion_decisions())))
+        } else {
+            None
+        }
+    };
     // The hooks of one solve; with `threads=N` each of the N racers gets its own
     // (`fusion_solver::solve_racing`).
     let hooks_for = |_racer: usize| Hooks {
         separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts.propagating(propagates)) as Box<dyn CutSeparator>),
         start: partial_start.clone(),
         lazy: lazy_model.is_some(),
-        heuristic: lazy_model.as_ref().filter(large).map(|_| {
-            let to_beat = warm_start_found.as_ref().map_or(f64::INFINITY, |w| w.objective);
-            let budget = share_of_limit(options, LP_GUIDED_SHARE);
-            Box::new(LpGuided::new(graph.clone(), ilp.clone(), options.cost.clone(), budget, to_beat))
-                as Box<dyn PrimalHeuristic>
-        }),
+        heuristic: lazy_model.as_ref().and_then(root_heuristic),
     };
     // The time limit covers the warm start and what follows the solve too, so a user's
     // limit is the wall time.

@@ -582,6 +582,19 @@ const ROOT_ONLY_CUTS_UP_TO_VARIABLES: usize = 1000;
 /// ended at 244 against 242 and seeds 0 and 4 took 0.2–0.4 s longer, so it stays off there.
 pub const LP_GUIDED_ABOVE_VARIABLES: usize = 2000;
 
+/// The size (in variables) above which a lazy model's root LP is also turned into an
+/// incumbent by solving the model with the fusion decisions the LP decides fixed
+/// (`rens::FixIntegralDecisions`; up to [`LP_GUIDED_ABOVE_VARIABLES`], where
+/// `LpGuided` takes over). Measured with `fusion-bench --formulations combined
+/// --time-limit 30`, without and with it, one after the other (README, benchmark
+/// section): random programs of 200 combinators (about 1400–1650 variables), seeds 0–9,
+/// the proven ones took a median of 301 nodes against 468 (seeds 4, 5, 6: 283, 394, 258
+/// against 452, 724, 939; seeds 8 and 9 the same), and the median solve 12.9 s against
+/// 13.7 s; of 100 (650–800 variables), 20 seeds, the root LP leaves more of the
+/// decisions open (43 of 99 on seed 2), the completion took its whole 1.5 s there and
+/// all twenty took 21.3 s against 16.2 s, so it stays off there.
+pub const RENS_ABOVE_VARIABLES: usize = 1000;
+
 /// The size (in variables) above which the lazy rows also propagate at every node of
 /// SCIP's search (`CycleCuts::implied`, set by the driver): fixing inactive the links
 /// that would close a cycle through a strict arc, and cutting off nodes whose fixed
@@ -2127,6 +2140,11 @@ impl Ilp {
             }
         }
         values
+    }
+
+    /// The fusion decisions x, one per pair of nodes that may be fused (0 = fused).
+    pub fn fusion_decisions(&self) -> Vec<VarId> {
+        self.x.values().copied().collect()
     }
 
     /// How strongly `values` (a point of the model, fractional or not) put each pair of

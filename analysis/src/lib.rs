@@ -22,6 +22,7 @@ pub mod graph;
 pub mod local_search;
 #[cfg(feature = "generators")]
 pub mod random;
+pub mod rens;
 pub mod report;
 pub mod rng;
 pub mod validate;

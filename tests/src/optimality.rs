@@ -13,6 +13,7 @@ use fusion_analysis::{
     formulation::{self, Formulation},
     graph::{Access, Graph, NodeKind},
     random::small_program,
+    rens::FixIntegralDecisions,
     report::Status,
 };
 use fusion_solver::Limits;
@@ -149,12 +150,14 @@ fn ilp_optimum_equals_exhaustive_optimum_on_random_programs() {
     );
 }
 
-/// The cycle rows' propagation at every node of the search (on by default only above
-/// `formulation::PROPAGATE_ABOVE_VARIABLES`, far beyond these programs) forced on: the
-/// lazy model, solved as the driver solves it, still reaches the exhaustive optimum,
-/// and its answer, completed with positions, is a point of the full model.
+/// The cycle rows' propagation at every node of the search and the root heuristic that
+/// fixes the decisions the LP decides (`rens`; both on by default only above
+/// `formulation::PROPAGATE_ABOVE_VARIABLES` and `formulation::RENS_ABOVE_VARIABLES`, far
+/// beyond these programs) forced on: the lazy model, solved as the driver solves it
+/// there, still reaches the exhaustive optimum, and its answer, completed with
+/// positions, is a point of the full model.
 #[test]
-fn propagating_the_cycle_rows_keeps_the_exhaustive_optimum() {
+fn propagating_the_cycle_rows_and_fixing_decided_fusions_keep_the_exhaustive_optimum() {
     let costs = with_the_default(&[
         CostModel::ReadsWrites,
         CostModel::FusedEdges,
@@ -173,6 +176,7 @@ fn propagating_the_cycle_rows_keeps_the_exhaustive_optimum() {
             let hooks = fusion_solver::Hooks {
                 separator: Some(Box::new(cuts.propagating(true))),
                 lazy: true,
+                heuristic: Some(Box::new(FixIntegralDecisions::new(ilp.fusion_decisions()))),
                 ..fusion_solver::Hooks::default()
             };
             let limits = Limits { time_seconds: 20.0, ..Limits::default() };
