@@ -79,14 +79,20 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         warnings.push(format!("could not write the ILP to {}: {e}", path.display()));
     }
     let started = Instant::now();
-    let start = warm_start(graph, &options.cost, greedy_budget(options), share_of_limit(options, LOCAL_SEARCH_SHARE));
-    let warm_start_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let warm_start_found =
-        start.as_ref().map(|c| WarmStart { objective: evaluate_function(graph, c, &options.cost), ms: warm_start_ms });
     // SCIP solves the model without its rows on π where the cycle rows can stand in for
     // them as lazy rows (`Ilp::lazy_model`); its answer is completed and checked
     // against the full model below.
     let lazy_model = ilp.lazy_model();
+    let start = warm_start(
+        graph,
+        &options.cost,
+        greedy_budget(options),
+        share_of_limit(options, LOCAL_SEARCH_SHARE),
+        warm_start_kicks(lazy_model.as_ref()),
+    );
+    let warm_start_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let warm_start_found =
+        start.as_ref().map(|c| WarmStart { objective: evaluate_function(graph, c, &options.cost), ms: warm_start_ms });
     // Larger lazy models also propagate their cycle rows at every node
     // (measured: `formulation::PROPAGATE_ABOVE_VARIABLES`).
     let propagates = lazy_model.as_ref().is_some_and(|m| m.variables.len() > formulation::PROPAGATE_ABOVE_VARIABLES);
@@ -310,9 +316,24 @@ fn share_of_limit(options: &AnalysisOptions, share: f64) -> Duration {
     Duration::try_from_secs_f64((options.limits.time_seconds * share).max(0.0)).unwrap_or(Duration::MAX)
 }
 
+/// How many kicks the warm start's local search makes on a model that SCIP solves as
+/// `lazy_model`. None where the root heuristic RENS runs (lazy models of
+/// `formulation::RENS_ABOVE_VARIABLES` to `formulation::LP_GUIDED_ABOVE_VARIABLES`
+/// variables): measured at 200 combinators, RENS's incumbent made them pointless (the
+/// starts within a unit of each other, the proofs the same nodes) for 0.5–1 s of the
+/// limit each (README, benchmark section). A hint either way: the start proves nothing.
+fn warm_start_kicks(lazy_model: Option<&fusion_solver::Model>) -> usize {
+    let variables = lazy_model.map_or(0, |model| model.variables.len());
+    if variables > formulation::RENS_ABOVE_VARIABLES && variables <= formulation::LP_GUIDED_ABOVE_VARIABLES {
+        0
+    } else {
+        local_search::KICKS
+    }
+}
+
 /// A valid clustering to start the solver from: the cheaper of seed 000 §5's two
 /// greedy clusterings under `cost`, if it beats the unfused one, improved by
-/// `local_search` within `search_budget`. The top-down pass may take half of
+/// `local_search` within `search_budget` and with `kicks` kicks. The top-down pass may take half of
 /// `greedy_budget`, the bottom-up pass what is left of it (a pass cut short is still
 /// valid, with fewer edges fused). Only a hint: the solver completes or drops it, and
 /// its answer is validated like any other.
@@ -321,6 +342,7 @@ fn warm_start(
     cost: &CostFunction,
     greedy_budget: Duration,
     search_budget: Duration,
+    kicks: usize,
 ) -> Option<Clustering> {
     let started = Instant::now();
     // No deadline when the budget is beyond any clock (an unlimited time limit).
@@ -334,7 +356,7 @@ fn warm_start(
         .filter(|(value, _)| *value < unfused)
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(value, c)| (c, value))?;
-    Some(local_search::improve(graph, greedy, cost, search_budget).0)
+    Some(local_search::improve(graph, greedy, cost, search_budget, kicks).0)
 }
 
 /// Megiddo and Sarkar's clustering: the ILP's answer on [`megiddo_view`], checked
@@ -482,7 +504,11 @@ mod tests {
             let cuts = ilp.cycle_cuts.clone().expect("combined has cycle cuts");
             let optimum = fusion_solver::solve(&ilp.model, &limits).expect("solved");
             assert!(cuts.violated(&optimum.values).is_empty(), "a cycle row cuts off the optimum");
-            let Some(start) = warm_start(&g, &cost, Duration::from_secs(5), Duration::from_secs(5)) else { continue };
+            let Some(start) =
+                warm_start(&g, &cost, Duration::from_secs(5), Duration::from_secs(5), local_search::KICKS)
+            else {
+                continue;
+            };
             started += 1;
             let mut fixed = ilp.model.clone();
             for (var, value) in ilp.partial_solution(&g, &start) {
@@ -515,9 +541,14 @@ mod tests {
                 dump_ilp: None,
             };
             let outcome = choose_clustering(&g, &options).expect("an outcome");
-            let expected =
-                warm_start(&g, &options.cost, greedy_budget(&options), share_of_limit(&options, LOCAL_SEARCH_SHARE))
-                    .map(|c| evaluate_function(&g, &c, &options.cost));
+            let expected = warm_start(
+                &g,
+                &options.cost,
+                greedy_budget(&options),
+                share_of_limit(&options, LOCAL_SEARCH_SHARE),
+                local_search::KICKS,
+            )
+            .map(|c| evaluate_function(&g, &c, &options.cost));
             assert_eq!(outcome.warm_start.map(|w| w.objective), expected, "seed {seed}");
             if let Some(start) = outcome.warm_start {
                 reported += 1;

@@ -42,9 +42,16 @@ use fusion_solver::{PrimalHeuristic, VarId};
 use std::time::{Duration, Instant};
 
 /// The best clustering found from `start` (which must be legal) within `budget`, and
-/// its cost. Returns `start` itself when no move improves it, or when it leaves a node
-/// out of every cluster or lacks an order per node.
-pub fn improve(graph: &Graph, start: Clustering, cost: &CostFunction, budget: Duration) -> (Clustering, f64) {
+/// its cost, after a descent and up to `kicks` kicks (usually [`KICKS`]). Returns
+/// `start` itself when no move improves it, or when it leaves a node out of every
+/// cluster or lacks an order per node.
+pub fn improve(
+    graph: &Graph,
+    start: Clustering,
+    cost: &CostFunction,
+    budget: Duration,
+    kicks: usize,
+) -> (Clustering, f64) {
     // No deadline when the budget is beyond any clock (an unlimited time limit).
     let deadline = Instant::now().checked_add(budget);
     let n = graph.nodes.len();
@@ -67,7 +74,7 @@ pub fn improve(graph: &Graph, start: Clustering, cost: &CostFunction, budget: Du
     // few random legal moves, descend again, keep what is cheaper. Deterministic (the
     // generator is seeded by the graph's size), so a program always gets the same start.
     let mut random = XorShift(0x9e37_79b9_7f4a_7c15 ^ n as u64);
-    for _ in 0..KICKS {
+    for _ in 0..kicks {
         if search.deadline.is_some_and(|deadline| Instant::now() > deadline) {
             break;
         }
@@ -164,8 +171,9 @@ impl PrimalHeuristic for LpGuided {
     }
 }
 
-/// How many kicks the iterated local search tries after the first descent.
-const KICKS: usize = 10;
+/// How many kicks the iterated local search tries after the first descent, where the
+/// driver asks for them (`driver::warm_start`).
+pub const KICKS: usize = 10;
 /// How many random moves one kick makes.
 const KICK_MOVES: usize = 3;
 
@@ -443,7 +451,7 @@ mod tests {
             for (cost, optimum) in costs.iter().zip(&reference.optima) {
                 let start = greedy(&graph, seed % 2 == 0);
                 let start_cost = evaluate_function(&graph, &start, cost);
-                let (found, found_cost) = improve(&graph, start, cost, Duration::from_secs(10));
+                let (found, found_cost) = improve(&graph, start, cost, Duration::from_secs(10), KICKS);
                 assert_eq!(validate(&graph, &found), Ok(()), "seed {seed}, {cost:?}");
                 assert_eq!(found_cost, evaluate_function(&graph, &found, cost));
                 assert!(found_cost <= start_cost, "seed {seed}: {found_cost} > greedy {start_cost}");
@@ -493,8 +501,8 @@ mod tests {
         let graph = random_graph(60, 3);
         let cost = CostFunction::single(CostModel::ReadsWrites);
         let start = greedy(&graph, true);
-        let first = improve(&graph, start.clone(), &cost, Duration::from_secs(600));
-        let second = improve(&graph, start, &cost, Duration::from_secs(600));
+        let first = improve(&graph, start.clone(), &cost, Duration::from_secs(600), KICKS);
+        let second = improve(&graph, start, &cost, Duration::from_secs(600), KICKS);
         assert_eq!(first, second);
     }
 
@@ -506,9 +514,9 @@ mod tests {
         let cost = CostFunction::single(CostModel::ReadsWrites);
         let start = greedy(&graph, true);
         let start_cost = evaluate_function(&graph, &start, &cost);
-        let (same, same_cost) = improve(&graph, start.clone(), &cost, Duration::ZERO);
+        let (same, same_cost) = improve(&graph, start.clone(), &cost, Duration::ZERO, KICKS);
         assert_eq!((same, same_cost), (start.clone(), start_cost));
-        let (found, found_cost) = improve(&graph, start, &cost, Duration::from_secs(60));
+        let (found, found_cost) = improve(&graph, start, &cost, Duration::from_secs(60), KICKS);
         assert_eq!(validate(&graph, &found), Ok(()));
         assert!(found_cost < start_cost, "{found_cost} vs greedy {start_cost}");
     }
