@@ -22,7 +22,9 @@
 //! (iterated local search). The generator is seeded by the program's size, so a program
 //! gets the same start on every run unless the time budget cuts the search short. On
 //! random programs of 100 combinators the kicks find better starts for the slowest
-//! solves (README, benchmark section).
+//! solves; where the root heuristic RENS supplies incumbents they bought nothing, and
+//! the driver asks for none there (`driver::warm_start_kicks`; README, benchmark
+//! section).
 //!
 //! The changed cluster's orders follow from its internal edges (`cluster_orders`: a
 //! fused edge is read in the producer's order, seed 000 (12)); the orders left free are
