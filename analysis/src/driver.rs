@@ -83,12 +83,13 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     // them as lazy rows (`Ilp::lazy_model`); its answer is completed and checked
     // against the full model below.
     let lazy_model = ilp.lazy_model();
+    let root = RootHeuristic::for_model(lazy_model.as_ref());
     let start = warm_start(
         graph,
         &options.cost,
         greedy_budget(options),
         share_of_limit(options, LOCAL_SEARCH_SHARE),
-        warm_start_kicks(lazy_model.as_ref()),
+        root.warm_start_kicks(),
     );
     let warm_start_ms = started.elapsed().as_secs_f64() * 1000.0;
     let warm_start_found =
@@ -97,21 +98,15 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
     // (measured: `formulation::PROPAGATE_ABOVE_VARIABLES`).
     let propagates = lazy_model.as_ref().is_some_and(|m| m.variables.len() > formulation::PROPAGATE_ABOVE_VARIABLES);
     let partial_start = start.as_ref().map(|c| ilp.partial_solution(graph, c)).unwrap_or_default();
-    // On lazy models, where SCIP's own searching heuristics are off (`Ilp::lazy_model`),
-    // a heuristic of the driver's own turns the root LP into an incumbent: above
-    // `formulation::LP_GUIDED_ABOVE_VARIABLES` by following its links (`LpGuided`),
-    // above `formulation::RENS_ABOVE_VARIABLES` by solving the model with the fusion
-    // decisions it decides fixed (`rens`). Measured at both constants.
-    let root_heuristic = |model: &fusion_solver::Model| -> Option<Box<dyn PrimalHeuristic>> {
-        let variables = model.variables.len();
-        if variables > formulation::LP_GUIDED_ABOVE_VARIABLES {
-            let to_beat = warm_start_found.as_ref().map_or(f64::INFINITY, |w| w.objective);
-            let budget = share_of_limit(options, LP_GUIDED_SHARE);
-            Some(Box::new(LpGuided::new(graph.clone(), ilp.clone(), options.cost.clone(), budget, to_beat)))
-        } else if variables > formulation::RENS_ABOVE_VARIABLES {
-            Some(Box::new(FixIntegralDecisions::new(ilp.fusion_decisions())))
-        } else {
-            None
+    let root_heuristic = || -> Option<Box<dyn PrimalHeuristic>> {
+        match root {
+            RootHeuristic::LpGuided => {
+                let to_beat = warm_start_found.as_ref().map_or(f64::INFINITY, |w| w.objective);
+                let budget = share_of_limit(options, LP_GUIDED_SHARE);
+                Some(Box::new(LpGuided::new(graph.clone(), ilp.clone(), options.cost.clone(), budget, to_beat)))
+            }
+            RootHeuristic::Rens => Some(Box::new(FixIntegralDecisions::new(ilp.fusion_decisions()))),
+            RootHeuristic::Nothing => None,
         }
     };
     // The hooks of one solve; with `threads=N` each of the N racers gets its own
@@ -120,7 +115,7 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         separator: ilp.cycle_cuts.clone().map(|cuts| Box::new(cuts.propagating(propagates)) as Box<dyn CutSeparator>),
         start: partial_start.clone(),
         lazy: lazy_model.is_some(),
-        heuristic: lazy_model.as_ref().and_then(root_heuristic),
+        heuristic: root_heuristic(),
     };
     // The time limit covers the warm start and what follows the solve too, so a user's
     // limit is the wall time.
@@ -316,18 +311,41 @@ fn share_of_limit(options: &AnalysisOptions, share: f64) -> Duration {
     Duration::try_from_secs_f64((options.limits.time_seconds * share).max(0.0)).unwrap_or(Duration::MAX)
 }
 
-/// How many kicks the warm start's local search makes on a model that SCIP solves as
-/// `lazy_model`. None where the root heuristic RENS runs (lazy models of
-/// `formulation::RENS_ABOVE_VARIABLES` to `formulation::LP_GUIDED_ABOVE_VARIABLES`
-/// variables): measured at 200 combinators, RENS's incumbent made them pointless (the
-/// starts within a unit of each other, the proofs the same nodes) for 0.5–1 s of the
-/// limit each (README, benchmark section). A hint either way: the start proves nothing.
-fn warm_start_kicks(lazy_model: Option<&fusion_solver::Model>) -> usize {
-    let variables = lazy_model.map_or(0, |model| model.variables.len());
-    if variables > formulation::RENS_ABOVE_VARIABLES && variables <= formulation::LP_GUIDED_ABOVE_VARIABLES {
-        0
-    } else {
-        local_search::KICKS
+/// The driver's own heuristic at the root of a lazy model, where SCIP's searching
+/// heuristics are off (`Ilp::lazy_model`): it turns the root LP into an incumbent.
+/// Measured at both constants (README, benchmark section).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RootHeuristic {
+    /// Models solved whole, and lazy models of at most
+    /// `formulation::RENS_ABOVE_VARIABLES` variables: none.
+    Nothing,
+    /// Up to `formulation::LP_GUIDED_ABOVE_VARIABLES`: the model solved with the fusion
+    /// decisions the LP decides fixed (`rens`).
+    Rens,
+    /// Above: the LP's links followed (`LpGuided`).
+    LpGuided,
+}
+
+impl RootHeuristic {
+    /// The heuristic for a solve of `lazy_model` (`None`: the model is solved whole).
+    fn for_model(lazy_model: Option<&fusion_solver::Model>) -> Self {
+        match lazy_model.map(|model| model.variables.len()) {
+            Some(variables) if variables > formulation::LP_GUIDED_ABOVE_VARIABLES => RootHeuristic::LpGuided,
+            Some(variables) if variables > formulation::RENS_ABOVE_VARIABLES => RootHeuristic::Rens,
+            _ => RootHeuristic::Nothing,
+        }
+    }
+
+    /// How many kicks the warm start's local search makes before a solve with this
+    /// heuristic. None with RENS: measured at 200 combinators, its incumbent made them
+    /// pointless (the starts within a unit of each other, the proofs the same nodes) for
+    /// 0.5–1 s of the limit each (README, benchmark section). A hint either way: the
+    /// start proves nothing.
+    fn warm_start_kicks(self) -> usize {
+        match self {
+            RootHeuristic::Rens => 0,
+            RootHeuristic::Nothing | RootHeuristic::LpGuided => local_search::KICKS,
+        }
     }
 }
 
@@ -487,6 +505,22 @@ mod tests {
 
     fn reads_writes() -> CostFunction {
         "reads-writes".parse().expect("a cost model")
+    }
+
+    /// The root heuristic follows the size of the model SCIP solves: none on a random
+    /// program of 30 combinators, RENS at 200 (about 1500 variables, where the warm start
+    /// then makes no kicks), none on a model solved whole.
+    #[test]
+    fn the_root_heuristic_and_the_kicks_follow_the_model_size() {
+        let kind = |n: usize| {
+            let ilp = formulation::build(&random_graph(n, 0), Formulation::Combined, &reads_writes()).expect("built");
+            RootHeuristic::for_model(ilp.lazy_model().as_ref())
+        };
+        assert_eq!(kind(30), RootHeuristic::Nothing);
+        assert_eq!(kind(30).warm_start_kicks(), local_search::KICKS);
+        assert_eq!(kind(200), RootHeuristic::Rens);
+        assert_eq!(kind(200).warm_start_kicks(), 0);
+        assert_eq!(RootHeuristic::for_model(None), RootHeuristic::Nothing);
     }
 
     /// The warm start is a real point of the model: fixing its x and d, the solver
