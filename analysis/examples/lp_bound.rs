@@ -6,7 +6,9 @@
 //! (`docs/fusion-ilp.md`, "Where the bound is weak").
 //!
 //! `cargo run --release -p fusion-analysis --features generators --example lp_bound -- SIZE SEEDS [COST] [INTEGRAL]`
-//! (COST defaults to `reads-writes`, fusion-bench's default). INTEGRAL, a
+//! (SEEDS is a count, seeds 0 to SEEDS − 1, or a range `FIRST..END`, END excluded, to
+//! look at one program: `11..12`; COST defaults to `reads-writes`, fusion-bench's
+//! default). INTEGRAL, a
 //! comma-separated list of variable-name prefixes, keeps those variables integral and
 //! relaxes the rest: with `x_` the fusion decisions stay binary while the shares, reads,
 //! writes and orders are relaxed, which tells how much of the gap to the optimum the
@@ -40,9 +42,9 @@ fn separated_lp_bound(mut model: Model, cuts: &CycleCuts, integral: &[String]) -
     unreachable!("the loop returns")
 }
 
-fn run(size: usize, seeds: u64, cost: &CostFunction, integral: &[String]) -> Result<(), String> {
+fn run(size: usize, seeds: std::ops::Range<u64>, cost: &CostFunction, integral: &[String]) -> Result<(), String> {
     println!("program               rows  LP bound (solves)  rows without π  LP bound without π (solves)");
-    for seed in 0..seeds {
+    for seed in seeds {
         let graph = random_graph(size, seed);
         let ilp = build(&graph, Formulation::Combined, cost).map_err(|e| e.to_string())?;
         let cuts = ilp.cycle_cuts.as_ref().ok_or("the combined model has no cycle inequalities")?;
@@ -63,11 +65,19 @@ fn run(size: usize, seeds: u64, cost: &CostFunction, integral: &[String]) -> Res
     Ok(())
 }
 
+/// `N` (seeds 0 to N − 1) or `FIRST..END`.
+fn seed_range(text: &str) -> Option<std::ops::Range<u64>> {
+    match text.split_once("..") {
+        Some((first, end)) => Some(first.parse().ok()?..end.parse().ok()?),
+        None => Some(0..text.parse().ok()?),
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: lp_bound SIZE SEEDS [COST] [INTEGRAL]";
+    let usage = "usage: lp_bound SIZE SEEDS|FIRST..END [COST] [INTEGRAL]";
     let (Some(size), Some(seeds)) =
-        (args.first().and_then(|s| s.parse().ok()), args.get(1).and_then(|s| s.parse().ok()))
+        (args.first().and_then(|s| s.parse().ok()), args.get(1).and_then(|s| seed_range(s)))
     else {
         eprintln!("{usage}");
         return ExitCode::from(2);
