@@ -432,22 +432,6 @@ fn build(
         scip =
             scip.set_int_param("branching/inference/priority", INFERENCE_BRANCHING_PRIORITY).map_err(solver_error)?;
     }
-    if let Some(path) = std::env::var_os("FUSION_SCIP_PARAMS") {
-        // `FUSION_SCIP_PARAMS=FILE` reads a SCIP settings file (`name = value` lines) over
-        // the settings above, to study the solver's parameters without a rebuild.
-        let path = path.to_string_lossy().into_owned();
-        // Checked here: SCIP reports a missing file on stderr itself.
-        std::fs::File::open(&path)
-            .map_err(|e| SolveError::Solver(format!("FUSION_SCIP_PARAMS: cannot read '{path}': {e}")))?;
-        let c_path = std::ffi::CString::new(path.clone())
-            .map_err(|_| SolveError::Solver(format!("FUSION_SCIP_PARAMS: '{path}' contains a NUL byte")))?;
-        // SAFETY: the pointer is the live SCIP instance owned by `scip`; the string lives
-        // for the call.
-        let code = unsafe { russcip::ffi::SCIPreadParams(scip.scip_ptr(), c_path.as_ptr()) };
-        if code != russcip::ffi::SCIP_Retcode_SCIP_OKAY {
-            return Err(SolveError::Solver(format!("FUSION_SCIP_PARAMS: SCIP could not read '{path}' (code {code})")));
-        }
-    }
     for (var, v) in vars.iter().zip(&model.variables) {
         if v.branch_priority != 0 {
             // SAFETY: both pointers belong to the live instance `scip`, in problem stage.
@@ -498,9 +482,32 @@ const SEARCHING_HEURISTICS: [&str; 23] = [
 /// SCIP's general-purpose separators that [`GeneralCuts::RootOnly`] keeps to the root.
 const GENERAL_SEPARATORS: [&str; 3] = ["gomory", "zerohalf", "aggregation"];
 
+/// `FUSION_SCIP_PARAMS=FILE` reads a SCIP settings file (`name = value` lines) over
+/// every setting of this module, to study the solver's parameters without a rebuild.
+/// Read last, just before the solve, so that it reaches the plugins a solve includes
+/// after building the problem too (the caller's separator, e.g.
+/// `separating/caller_cuts/freq`; SCIP skips a parameter it does not know yet).
+fn read_settings_file(scip: &russcip::Model<ProblemCreated>, path: Option<&std::ffi::OsStr>) -> Result<(), SolveError> {
+    let Some(path) = path else { return Ok(()) };
+    let path = path.to_string_lossy().into_owned();
+    // Checked here: SCIP reports a missing file on stderr itself.
+    std::fs::File::open(&path)
+        .map_err(|e| SolveError::Solver(format!("FUSION_SCIP_PARAMS: cannot read '{path}': {e}")))?;
+    let c_path = std::ffi::CString::new(path.clone())
+        .map_err(|_| SolveError::Solver(format!("FUSION_SCIP_PARAMS: '{path}' contains a NUL byte")))?;
+    // SAFETY: the pointer is the live SCIP instance owned by `scip`; the string lives
+    // for the call.
+    let code = unsafe { russcip::ffi::SCIPreadParams(scip.scip_ptr(), c_path.as_ptr()) };
+    if code != russcip::ffi::SCIP_Retcode_SCIP_OKAY {
+        return Err(SolveError::Solver(format!("FUSION_SCIP_PARAMS: SCIP could not read '{path}' (code {code})")));
+    }
+    Ok(())
+}
+
 /// Runs SCIP on a built problem: concurrently when more than one thread is allowed
 /// (the caller must then hold [`concurrent_solve_guard`] until the instance is freed).
 fn run(scip: russcip::Model<ProblemCreated>, limits: &Limits) -> Result<russcip::Model<russcip::Solved>, SolveError> {
+    read_settings_file(&scip, std::env::var_os("FUSION_SCIP_PARAMS").as_deref())?;
     if thread_count(limits) > 1 {
         // The concurrent solvers print progress regardless of `display/verblevel`;
         // a quiet message handler (shared with their copies) keeps the compiler silent.
@@ -1642,6 +1649,37 @@ pub(crate) mod tests {
             optima.push(solved.objective);
         }
         assert!(optima.iter().all(|o| (o - optima[0]).abs() < 1e-6), "{optima:?}");
+    }
+
+    /// A settings file is read once the solve's own plugins are in (`run`), so that it
+    /// reaches them too: SCIP skips a parameter it does not know yet, such as the
+    /// frequency of the caller's separator before the separator is included.
+    #[test]
+    fn a_settings_file_reaches_the_callers_separator() {
+        struct NoCuts;
+        impl CutSeparator for NoCuts {
+            fn separate(&mut self, _: &[f64]) -> Vec<Row> {
+                Vec::new()
+            }
+        }
+        let mut m = Model::new("one", Sense::Minimize);
+        let x = m.add_variable("x", VarKind::Binary, 0.0, 1.0);
+        m.add_objective_term(x, 1.0);
+        let (mut scip, vars) = build(&m, &Limits::default(), true).expect("built");
+        let path = std::env::temp_dir().join(format!("fusion_solver_settings_{}.set", std::process::id()));
+        std::fs::write(&path, format!("separating/{SEPARATOR_NAME}/freq = 7\n")).expect("written");
+        let separator = ScipCutSeparator {
+            originals: vars.iter().map(|v| v.inner()).collect(),
+            transformed: None,
+            inner: Box::new(NoCuts),
+        };
+        scip.include_separator(SEPARATOR_NAME, "none", SEPARATOR_PRIORITY, 1, 1.0, false, false, Box::new(separator));
+        read_settings_file(&scip, Some(path.as_os_str())).expect("read");
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(scip.int_param(&format!("separating/{SEPARATOR_NAME}/freq")), 7);
+        let missing = std::env::temp_dir().join("fusion_solver_settings_that_do_not_exist.set");
+        let error = read_settings_file(&scip, Some(missing.as_os_str())).expect_err("a missing file is an error");
+        assert!(error.to_string().contains("cannot read"), "{error}");
     }
 
     /// Branching priorities and the branching rule steer the search only: a small
