@@ -71,6 +71,11 @@ pub enum Branching {
     /// Inference branching: the fractional variable whose earlier fixings implied the
     /// most other fixings. Suits models whose binaries imply one another in long chains.
     Inference,
+    /// Reliability pseudo-cost branching (SCIP's default rule) with its strong branching
+    /// capped at 10 000 simplex iterations plus a fifth of the node LPs' (SCIP allows
+    /// 100 000 plus half): strong branching picks better variables near the root, which
+    /// shrinks the trees of the hardest proofs, at a price the easy ones feel.
+    Reliability,
 }
 
 /// Which primal heuristics a branch-and-bound solver runs. A hint: heuristics only find

@@ -427,10 +427,22 @@ fn build(
     // 24.7–27.8 s (3 rounds and 10 rounds measured between the two, 20 like the default).
     // A search setting: it never changes the optimum or a proof of it.
     scip = scip.set_int_param("separating/maxroundsroot", 5).map_err(solver_error)?;
-    if model.branching == Branching::Inference {
-        // Above every default rule's priority (relpscost has 10000), so it is used.
-        scip =
-            scip.set_int_param("branching/inference/priority", INFERENCE_BRANCHING_PRIORITY).map_err(solver_error)?;
+    match model.branching {
+        Branching::SolverDefault => {}
+        Branching::Inference => {
+            // Above every default rule's priority (relpscost has 10000), so it is used.
+            scip = scip
+                .set_int_param("branching/inference/priority", INFERENCE_BRANCHING_PRIORITY)
+                .map_err(solver_error)?;
+        }
+        Branching::Reliability => {
+            // relpscost is SCIP's rule by default; only its strong branching's budget
+            // changes (measured at 200 combinators: README, benchmark section).
+            scip = scip
+                .set_int_param("branching/relpscost/sbiterofs", STRONG_BRANCHING_ITERATIONS)
+                .and_then(|scip| scip.set_real_param("branching/relpscost/sbiterquot", STRONG_BRANCHING_SHARE))
+                .map_err(solver_error)?;
+        }
     }
     for (var, v) in vars.iter().zip(&model.variables) {
         if v.branch_priority != 0 {
@@ -740,6 +752,11 @@ const HEURISTIC_NAME: &str = "caller_heuristic";
 const HEURISTIC_PRIORITY: i32 = 10_000;
 /// SCIP's default rule, reliability pseudo-cost branching, has priority 10000.
 const INFERENCE_BRANCHING_PRIORITY: i32 = 100_000;
+/// [`Branching::Reliability`]: the simplex iterations strong branching may always spend
+/// (SCIP: 100 000, at 200 combinators several seconds of strong branching)...
+const STRONG_BRANCHING_ITERATIONS: i32 = 10_000;
+/// ... and the share of the node LPs' iterations it may spend besides (SCIP: 0.5).
+const STRONG_BRANCHING_SHARE: f64 = 0.2;
 /// Above SCIP's own general-purpose separators (gomory is −1000, cmir −100000), so the
 /// model's structural cuts come first.
 const SEPARATOR_PRIORITY: i32 = 1000;
@@ -1706,10 +1723,30 @@ pub(crate) mod tests {
         let steered = solve(&m, &Limits::default()).unwrap();
         m.branching = Branching::Inference;
         let inference = solve(&m, &Limits::default()).unwrap();
-        for s in [&plain, &steered, &inference] {
+        m.branching = Branching::Reliability;
+        let reliability = solve(&m, &Limits::default()).unwrap();
+        for s in [&plain, &steered, &inference, &reliability] {
             assert_eq!(s.status, SolveStatus::Optimal);
             assert_valid(&m, s);
             assert!((plain.objective - s.objective).abs() < 1e-6, "{} vs {}", plain.objective, s.objective);
+        }
+    }
+
+    /// Each branching rule reaches SCIP as the settings its documentation names.
+    #[test]
+    fn each_branching_rule_sets_its_parameters() {
+        let mut m = Model::new("one", Sense::Minimize);
+        let x = m.add_variable("x", VarKind::Binary, 0.0, 1.0);
+        m.add_objective_term(x, 1.0);
+        for branching in [Branching::SolverDefault, Branching::Inference, Branching::Reliability] {
+            m.branching = branching;
+            let (scip, _) = build(&m, &Limits::default(), true).expect("built");
+            let inference_first =
+                scip.int_param("branching/inference/priority") > scip.int_param("branching/relpscost/priority");
+            assert_eq!(inference_first, branching == Branching::Inference, "{branching:?}");
+            let capped = scip.int_param("branching/relpscost/sbiterofs") == STRONG_BRANCHING_ITERATIONS
+                && scip.real_param("branching/relpscost/sbiterquot") == STRONG_BRANCHING_SHARE;
+            assert_eq!(capped, branching == Branching::Reliability, "{branching:?}");
         }
     }
 
