@@ -124,7 +124,8 @@ pub fn choose_clustering(graph: &Graph, options: &AnalysisOptions) -> Result<Out
         time_seconds: (options.limits.time_seconds - started.elapsed().as_secs_f64() - after_solve).max(0.0),
         ..options.limits
     };
-    // With the cycle rows, `threads=N` races N differently seeded solves, each with
+    // With the cycle rows, `threads=N` races N solves (differently seeded, every second
+    // one on reliability branching: `fusion_solver::solve_racing`), each with
     // every row (SCIP's concurrent solver would drop them); without, SCIP's
     // concurrent solver runs.
     let solve = |model: &fusion_solver::Model| match ilp.cycle_cuts {

@@ -1,4 +1,5 @@
-// threads=N on the combined formulation races N differently seeded solves, each with
+// threads=N on the combined formulation races N solves (differently seeded, every
+// second one on reliability branching), each with
 // the model's cycle inequalities (SCIP's concurrent solver would drop them: a separator
 // and a constraint handler without copy callbacks), sharing incumbents: no warning,
 // and the same optimum as one thread. `robinson` has no separator, so SCIP's

@@ -70,7 +70,7 @@ pub static DEFINITION: PassDefinition = PassDefinition {
         },
         PassOption {
             name: "threads",
-            description: "Solver threads: the combined formulation races this many differently seeded solves, each with its cycle inequalities, sharing incumbents; the others use SCIP's concurrent solver",
+            description: "Solver threads: the combined formulation races this many solves (differently seeded, every second one on reliability branching), each with its cycle inequalities, sharing incumbents; the others use SCIP's concurrent solver",
             default: || Limits::default().threads.to_string(),
         },
         PassOption {

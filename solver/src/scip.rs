@@ -35,8 +35,9 @@ pub struct Limits {
     /// set too but the bundled SoPlex LP solver is single-threaded. [`solve_with`]
     /// with a separator solves in one thread whatever this says
     /// ([`sequential_with_separator`]); [`crate::solve_racing`] races this many solves
-    /// of its own, each with the caller's hooks (again possibly a different optimal
-    /// solution from run to run).
+    /// of its own, each with the caller's hooks, every second one on reliability
+    /// branching where the model asks for inference branching (again possibly a
+    /// different optimal solution from run to run).
     pub threads: i32,
 }
 
