@@ -314,7 +314,7 @@ fn share_of_limit(options: &AnalysisOptions, share: f64) -> Duration {
 
 /// The driver's own heuristic at the root of a lazy model, where SCIP's searching
 /// heuristics are off (`Ilp::lazy_model`): it turns the root LP into an incumbent.
-/// Measured at both constants (README, benchmark section).
+/// Measured at both constants (docs/ilp-measurements.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum RootHeuristic {
     /// Models solved whole, and lazy models of at most
@@ -340,7 +340,7 @@ impl RootHeuristic {
     /// How many kicks the warm start's local search makes before a solve with this
     /// heuristic. None with RENS: measured at 200 combinators, its incumbent made them
     /// pointless (the starts within a unit of each other, the proofs the same nodes) for
-    /// 0.5–1 s of the limit each (README, benchmark section). A hint either way: the
+    /// 0.5–1 s of the limit each (docs/ilp-measurements.md). A hint either way: the
     /// start proves nothing.
     fn warm_start_kicks(self) -> usize {
         match self {

@@ -586,8 +586,8 @@ pub const LP_GUIDED_ABOVE_VARIABLES: usize = 2000;
 /// incumbent by solving the model with the fusion decisions the LP decides fixed
 /// (`rens::FixIntegralDecisions`; up to [`LP_GUIDED_ABOVE_VARIABLES`], where
 /// `LpGuided` takes over). Measured with `fusion-bench --formulations combined
-/// --time-limit 30`, without and with it, one after the other (README, benchmark
-/// section): random programs of 200 combinators (about 1400–1650 variables), seeds 0–9,
+/// --time-limit 30`, without and with it, one after the other (docs/ilp-measurements.md):
+/// random programs of 200 combinators (about 1400–1650 variables), seeds 0–9,
 /// the proven ones took a median of 301 nodes against 468 (seeds 4, 5, 6: 283, 394, 258
 /// against 452, 724, 939; seeds 8 and 9 the same), and the median solve 12.9 s against
 /// 13.7 s; of 100 (650–800 variables), 20 seeds, the root LP leaves more of the
@@ -2072,7 +2072,7 @@ impl Ilp {
         // SCIP's diving, shifting, randomised-rounding and neighbourhood heuristics do not
         // see the lazy rows, so their points mostly fail them: on n = 200 seed 1 they took
         // 6.1 of 29 s (and most of the 2.4 s the lazy rows spent checking points), and
-        // only shifting improved the incumbent, twice (README, benchmark section). The
+        // only shifting improved the incumbent, twice (docs/ilp-measurements.md). The
         // rounding and one-opt heuristics stay: one-opt found that run's best answer.
         // A search setting: it never changes the optimum or a proof of it.
         if model.heuristics == Heuristics::SolverDefault {
@@ -2081,7 +2081,7 @@ impl Ilp {
         // On models of at most ROOT_ONLY_CUTS_UP_TO_VARIABLES, SCIP's Gomory, zero-half and
         // aggregation cuts at the root only (they run at every tenth depth by default; the
         // cycle rows are still separated at every node): the nodes are cheaper and the
-        // bounds about the same. Random programs, 30 s limit (README, benchmark section):
+        // bounds about the same. Random programs, 30 s limit (docs/ilp-measurements.md):
         // n = 100 over 20 seeds, all twenty 11.6–12.2 s → 9.9–10.1 s, slowest 2.0 s → 1.3 s.
         // On larger models the deeper cuts pay for their slower nodes once a proof takes
         // more than a few seconds: with a 60 s limit, n = 150 seed 3 proven in 21 s with

@@ -23,8 +23,7 @@
 //! gets the same start on every run unless the time budget cuts the search short. On
 //! random programs of 100 combinators the kicks find better starts for the slowest
 //! solves; where the root heuristic RENS supplies incumbents they bought nothing, and
-//! the driver asks for none there (`RootHeuristic::warm_start_kicks` in `driver`; README, benchmark
-//! section).
+//! the driver asks for none there (`RootHeuristic::warm_start_kicks` in `driver`; docs/ilp-measurements.md).
 //!
 //! The changed cluster's orders follow from its internal edges (`cluster_orders`: a
 //! fused edge is read in the producer's order, seed 000 (12)); the orders left free are

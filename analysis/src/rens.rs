@@ -5,7 +5,7 @@
 //! Why: on random programs of 200 combinators about half of a proof's time went into
 //! finding the optimum (SCIP found it after some 70 % of its nodes, as an integral LP
 //! deep in the tree), and started from the optimum the same solves took half as long
-//! (README, benchmark section). The root LP, after SCIP's cuts and the cycle rows, puts
+//! (docs/ilp-measurements.md). The root LP, after SCIP's cuts and the cycle rows, puts
 //! most fusion decisions x at 0 or 1 (at n = 200 seeds 4, 5, 6 and 9: 165 of 180, 144 of
 //! 173, 142 of 186 and 122 of 191); the model restricted to those values is a small
 //! problem whose optimum is often the whole model's or close to it (seed 6: 234 against

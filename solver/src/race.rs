@@ -11,7 +11,7 @@
 //! has every row. Why it pays: on the fusion models the time a proof takes varies a lot
 //! with the search path (one program of 200 combinators proven in 10 s with one random
 //! seed and 24 s with another), and an incumbent found by one racer prunes the other's
-//! tree at once (README, benchmark section).
+//! tree at once (docs/ilp-measurements.md).
 //!
 //! Soundness: every racer solves the same model. An optimum one racer proves is the
 //! model's optimum; an incumbent passed between them is checked by the receiving SCIP
@@ -114,7 +114,7 @@ pub fn solve_racing(
 /// the time, while strong branching proved the two hardest of ten (seeds 1 and 2) within
 /// 30 s and inference branching did not. Raced against an inference racer with other
 /// seeds, 17 of 20 programs were proven in each of two runs against 16, with the same
-/// medians (README, benchmark section). The rule steers the search only: the model and
+/// medians (docs/ilp-measurements.md). The rule steers the search only: the model and
 /// its optimum are the same.
 fn portfolio_model(model: &Model, index: usize) -> Option<Model> {
     (index % 2 == 1 && model.branching == Branching::Inference)

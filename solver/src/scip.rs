@@ -438,7 +438,7 @@ fn build(
         }
         Branching::Reliability => {
             // relpscost is SCIP's rule by default; only its strong branching's budget
-            // changes (measured at 200 combinators: README, benchmark section).
+            // changes (measured at 200 combinators: docs/ilp-measurements.md).
             scip = scip
                 .set_int_param("branching/relpscost/sbiterofs", STRONG_BRANCHING_ITERATIONS)
                 .and_then(|scip| scip.set_real_param("branching/relpscost/sbiterquot", STRONG_BRANCHING_SHARE))
