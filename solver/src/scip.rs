@@ -179,6 +179,13 @@ pub trait CutSeparator {
     /// `Model::variables`), or none. Rows that `values` satisfies are ignored.
     fn separate(&mut self, values: &[f64]) -> Vec<Row>;
 
+    /// The same at a node of SCIP's search `depth` levels below the root (0 at the
+    /// root): the separator plugin calls this, so a separator may spend more at the
+    /// top of the tree. The default ignores the depth.
+    fn separate_at_depth(&mut self, values: &[f64], _depth: usize) -> Vec<Row> {
+        self.separate(values)
+    }
+
     /// What the rows imply at a node of the search whose variables lie between `lower`
     /// and `upper` (indexed like `Model::variables`). Used where the rows are lazy
     /// ([`Hooks::lazy`]): SCIP propagates it before each node's LP. **Contract:** a
@@ -772,6 +779,10 @@ impl CutSeparator for SharedSeparator {
         self.0.borrow_mut().separate(values)
     }
 
+    fn separate_at_depth(&mut self, values: &[f64], depth: usize) -> Vec<Row> {
+        self.0.borrow_mut().separate_at_depth(values, depth)
+    }
+
     fn propagate(&mut self, lower: &[f64], upper: &[f64]) -> Propagation {
         self.0.borrow_mut().propagate(lower, upper)
     }
@@ -1220,7 +1231,9 @@ impl ScipCutSeparator {
         }
         let transformed = self.transformed.as_ref().expect("set above");
         let values = lp_values(scip, transformed);
-        let rows = self.inner.separate(&values);
+        // SAFETY: the live instance, in the SOLVING stage (a separator's callback).
+        let depth = unsafe { ffi::SCIPgetDepth(scip) }.max(0) as usize;
+        let rows = self.inner.separate_at_depth(&values, depth);
         // SAFETY: the name is NUL-terminated and the separator was included above.
         let sepa = unsafe { ffi::SCIPfindSepa(scip, c"caller_cuts".as_ptr()) };
         if sepa.is_null() {
@@ -1875,6 +1888,35 @@ pub(crate) mod tests {
         assert!(calls.load(std::sync::atomic::Ordering::Relaxed) > 0, "the separator was never called");
         let without = Hooks::default();
         assert_eq!(sequential_with_separator(&limits, &without).threads, 2);
+    }
+
+    /// The separator plugin passes the depth of SCIP's node: the root's LP at depth 0,
+    /// and the LPs of nodes below it deeper (a knapsack that needs branching).
+    #[test]
+    fn the_separator_learns_the_depth_of_each_node() {
+        struct Depths(std::rc::Rc<std::cell::RefCell<Vec<usize>>>);
+        impl CutSeparator for Depths {
+            fn separate(&mut self, _: &[f64]) -> Vec<Row> {
+                panic!("the plugin calls separate_at_depth")
+            }
+            fn separate_at_depth(&mut self, _: &[f64], depth: usize) -> Vec<Row> {
+                self.0.borrow_mut().push(depth);
+                Vec::new()
+            }
+        }
+        let m = knapsack(0x5eed_0030, 60, 5);
+        let depths = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let hooks = Hooks {
+            separator: Some(Box::new(Depths(depths.clone()))),
+            start: Vec::new(),
+            lazy: false,
+            heuristic: None,
+        };
+        let s = solve_with(&m, &Limits::default(), hooks).unwrap();
+        assert_eq!(s.status, SolveStatus::Optimal);
+        let depths = depths.borrow();
+        assert!(depths.contains(&0), "never called at the root: {depths:?}");
+        assert!(depths.iter().any(|&d| d > 0), "never called below the root: {depths:?}");
     }
 
     /// The rows "no two neighbours on a path" given only by a separator.
