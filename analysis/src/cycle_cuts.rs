@@ -25,6 +25,21 @@
 //! relaxation spread a fusion decision thinly along such a cycle (x ≈ 1/M on every
 //! link); these rows forbid that, which is where the model's dual bound was weak.
 //!
+//! **Pair links.** Two readers u, v of one array whose fusion decisions towards its
+//! producer are x_u, x_v and whose share variable is z are in one cluster when both are
+//! fused with the producer (x_u = x_v = 0) or when they share the read (z = 1). The
+//! model only lets readers that read from memory share (`z ≤ x_u`, `z ≤ x_v`, with its
+//! proof at `formulation::add_shares_between_memory_readers`), so at every integer
+//! point the weight `x_u + x_v − 2z` is 0 exactly in those two cases and at least 1
+//! otherwise: it is a link as above (active at weight 0, never negative), and the
+//! proofs of the cycle and conflict rows hold for walks through it unchanged. It
+//! weighs no more than the walk through the producer (x_u + x_v), and less than the
+//! share link (1 − z) where x_u + x_v < 1 + z: the LP relaxation can put two readers
+//! half in the producer's cluster and half sharing (x = z = ½), where each of the two
+//! walks weighs 1 but the pair link 0. Separation uses pair links (in SCIP's search at
+//! the root only, [`PAIR_LINKS_UP_TO_DEPTH`]); propagation and the numbering of
+//! integral points need only the plain links, which imply them.
+//!
 //! **Conflict rows.** Two nodes that may never share a cluster (incompatible iteration
 //! sizes, `formulation::separate_incompatible_sizes`) get, for a path P of links
 //! between them, `Σ_{l ∈ P} w_l ≥ 1`: active links join one cluster.
@@ -56,6 +71,17 @@ pub struct Link {
     pub active_at_zero: bool,
 }
 
+/// Two readers of one array, in one cluster when both are fused with its producer or
+/// when they share the read: weight `x_u + x_v − 2z` (see the module's "Pair links").
+#[derive(Clone, Copy, Debug)]
+pub struct PairLink {
+    pub u: usize,
+    pub v: usize,
+    pub x_u: VarId,
+    pub x_v: VarId,
+    pub z: VarId,
+}
+
 /// How strict an arc is: always, or when its pair is not fused (x = 1).
 #[derive(Clone, Copy, Debug)]
 pub enum Strictness {
@@ -76,6 +102,8 @@ pub struct Arc {
 pub struct CycleCuts {
     nodes: usize,
     links: Vec<Link>,
+    /// Links for separation only, indexed after `links` in the walks.
+    pair_links: Vec<PairLink>,
     arcs: Vec<Arc>,
     /// Pairs of nodes that are never in one cluster (incompatible iteration sizes):
     /// no path of active links may join them.
@@ -87,12 +115,35 @@ pub struct CycleCuts {
     propagates: bool,
 }
 
+/// The deepest level of SCIP's search at which the separator walks through pair links.
+/// At the root they raise the bound (random programs of 200 combinators, seeds 0–3, LP
+/// with the cycle rows separated to the end: 231.5, 224.5, 219.5, 233.4 → 232.0,
+/// 225.9, 220.9, 235.3); at every node their denser rows made the LP calls about 40 % slower
+/// (seeds 9 and 14), which ate the smaller trees, while at the root only n = 200 seeds 0–19 proved
+/// 14 against 12 within 30 s (docs/ilp-measurements.md, 2026-12-03). A search setting:
+/// every row is valid at every depth.
+pub const PAIR_LINKS_UP_TO_DEPTH: usize = 0;
+
 /// Below this a violation is LP noise.
 const EPSILON: f64 = 1e-6;
 
 impl CycleCuts {
     pub fn new(nodes: usize, links: Vec<Link>, arcs: Vec<Arc>) -> Self {
-        CycleCuts { nodes, links, arcs, conflicts: Vec::new(), max_rows: 100 + 2 * nodes, propagates: false }
+        CycleCuts {
+            nodes,
+            links,
+            pair_links: Vec::new(),
+            arcs,
+            conflicts: Vec::new(),
+            max_rows: 100 + 2 * nodes,
+            propagates: false,
+        }
+    }
+
+    /// The same, with pair links for the separation (module doc, "Pair links").
+    pub fn with_pair_links(mut self, pair_links: Vec<PairLink>) -> Self {
+        self.pair_links = pair_links;
+        self
     }
 
     /// The same, propagating what the rows imply at each node of SCIP's search
@@ -204,19 +255,77 @@ impl CycleCuts {
         }
     }
 
+    /// The weight at `values` of every link a walk may take: the plain links, then the
+    /// pair links.
+    fn walk_weights(&self, values: &[f64]) -> Vec<f64> {
+        let plain = self.links.iter().map(|l| self.weight(l, values));
+        let value = |v: VarId| values[v.0].clamp(0.0, 1.0);
+        let pairs = self.pair_links.iter().map(|p| (value(p.x_u) + value(p.x_v) - 2.0 * value(p.z)).max(0.0));
+        plain.chain(pairs).collect()
+    }
+
+    /// The ends of walk link `k` (a plain link, or a pair link after them).
+    fn walk_link_ends(&self, k: usize) -> (usize, usize) {
+        match self.links.get(k) {
+            Some(link) => (link.u, link.v),
+            None => {
+                let pair = &self.pair_links[k - self.links.len()];
+                (pair.u, pair.v)
+            }
+        }
+    }
+
+    /// Per node, its neighbours over the walk links (both ways) and, when `with_arcs`,
+    /// over the arcs (forward, `None`).
+    fn walk_adjacency(&self, with_arcs: bool) -> Vec<Vec<(usize, Option<usize>)>> {
+        let mut adjacent: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); self.nodes];
+        if with_arcs {
+            for arc in &self.arcs {
+                adjacent[arc.from].push((arc.to, None));
+            }
+        }
+        for k in 0..self.links.len() + self.pair_links.len() {
+            let (u, v) = self.walk_link_ends(k);
+            adjacent[u].push((v, Some(k)));
+            adjacent[v].push((u, Some(k)));
+        }
+        adjacent
+    }
+
+    /// `Σ_{links of the walk} weight` as `(terms, constant)`: x for a plain x link,
+    /// 1 − z for a share link, x_u + x_v − 2z for a pair link; equal variables merged.
+    fn walk_weight_terms(&self, walk_links: &[usize]) -> (Vec<(VarId, f64)>, f64) {
+        let mut terms: Vec<(VarId, f64)> = Vec::new();
+        let mut add = |var: VarId, coefficient: f64| match terms.iter_mut().find(|t| t.0 == var) {
+            Some(term) => term.1 += coefficient,
+            None => terms.push((var, coefficient)),
+        };
+        let mut constant = 0.0;
+        for &k in walk_links {
+            match self.links.get(k) {
+                Some(link) if link.active_at_zero => add(link.var, 1.0),
+                Some(link) => {
+                    add(link.var, -1.0);
+                    constant += 1.0;
+                }
+                None => {
+                    let pair = self.pair_links[k - self.links.len()];
+                    add(pair.x_u, 1.0);
+                    add(pair.x_v, 1.0);
+                    add(pair.z, -2.0);
+                }
+            }
+        }
+        terms.retain(|t| t.1 != 0.0);
+        (terms, constant)
+    }
+
     /// The violated cycle rows at `values`, each with its violation.
     pub fn violated(&self, values: &[f64]) -> Vec<(f64, Row)> {
         let n = self.nodes;
-        // Adjacency: (neighbour, Some(link) or None for an arc taken forward).
-        let mut adjacent: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); n];
-        for arc in &self.arcs {
-            adjacent[arc.from].push((arc.to, None));
-        }
-        for (k, link) in self.links.iter().enumerate() {
-            adjacent[link.u].push((link.v, Some(k)));
-            adjacent[link.v].push((link.u, Some(k)));
-        }
-        let weights: Vec<f64> = self.links.iter().map(|l| self.weight(l, values)).collect();
+        // Adjacency: (neighbour, Some(walk link) or None for an arc taken forward).
+        let adjacent = self.walk_adjacency(true);
+        let weights = self.walk_weights(values);
         let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
         for (k, arc) in self.arcs.iter().enumerate() {
             if self.strictness(arc, values) > EPSILON {
@@ -274,11 +383,7 @@ impl CycleCuts {
             return Vec::new();
         }
         let n = self.nodes;
-        let mut adjacent: Vec<Vec<(usize, Option<usize>)>> = vec![Vec::new(); n];
-        for (k, link) in self.links.iter().enumerate() {
-            adjacent[link.u].push((link.v, Some(k)));
-            adjacent[link.v].push((link.u, Some(k)));
-        }
+        let adjacent = self.walk_adjacency(false);
         let mut found = Vec::new();
         let mut distance = vec![f64::INFINITY; n];
         let mut came_from: Vec<Option<(usize, Option<usize>)>> = vec![None; n];
@@ -286,26 +391,20 @@ impl CycleCuts {
         for &(a, c) in &self.conflicts {
             shortest_walks(a, 1.0, &adjacent, weights, &mut distance, &mut came_from, &mut touched);
             if distance[c] + EPSILON < 1.0 {
-                let mut terms = Vec::new();
-                let mut z_links = 0.0;
+                let mut walk_links = Vec::new();
                 let mut at = c;
                 while at != a {
                     let Some((previous, Some(l))) = came_from[at] else { break };
-                    let link = self.links[l];
-                    if link.active_at_zero {
-                        terms.push((link.var, -1.0));
-                    } else {
-                        terms.push((link.var, 1.0));
-                        z_links += 1.0;
-                    }
+                    walk_links.push(l);
                     at = previous;
                 }
-                // Σ x + Σ (1 − z) ≥ 1, written −Σ x + Σ z ≤ |z links| − 1.
+                // Σ weights ≥ 1, written −Σ (weight terms) ≤ constant − 1.
+                let (terms, constant) = self.walk_weight_terms(&walk_links);
                 let row = Row {
-                    name: format!("conflict_{a}_{c}_{}", terms.len()),
-                    terms,
+                    name: format!("conflict_{a}_{c}_{}", walk_links.len()),
+                    terms: terms.into_iter().map(|(v, c)| (v, -c)).collect(),
                     lower: f64::NEG_INFINITY,
-                    upper: z_links - 1.0,
+                    upper: constant - 1.0,
                 };
                 found.push((1.0 - distance[c], row));
             }
@@ -318,29 +417,25 @@ impl CycleCuts {
         found
     }
 
-    /// `s(arc) ≤ Σ x_l + Σ (1 − z_l)`, written `s − Σ x_l + Σ z_l ≤ |z links|`; `None`
-    /// when the arc's own x is one of the links (the row is then trivial).
+    /// `s(arc) ≤ Σ_{links of the walk} weight`, written `s − Σ (weight terms) ≤ constant`;
+    /// `None` when the arc's own x is one of the walk's plain links (the row is then
+    /// trivial).
     fn row(&self, arc: &Arc, walk_links: &[usize]) -> Option<Row> {
-        let mut terms = Vec::new();
-        let mut upper = 0.0;
-        for &l in walk_links {
-            let link = self.links[l];
-            if let Strictness::WhenUnfused(x) = arc.strictness
-                && x == link.var
-            {
-                return None;
-            }
-            if link.active_at_zero {
-                terms.push((link.var, -1.0));
-            } else {
-                terms.push((link.var, 1.0));
-                upper += 1.0;
-            }
+        if let Strictness::WhenUnfused(x) = arc.strictness
+            && walk_links.iter().any(|&l| self.links.get(l).is_some_and(|link| link.var == x))
+        {
+            return None;
         }
+        let (weight_terms, mut upper) = self.walk_weight_terms(walk_links);
+        let mut terms: Vec<(VarId, f64)> = weight_terms.into_iter().map(|(v, c)| (v, -c)).collect();
         match arc.strictness {
             Strictness::Always => upper -= 1.0,
-            Strictness::WhenUnfused(x) => terms.push((x, 1.0)),
+            Strictness::WhenUnfused(x) => match terms.iter_mut().find(|t| t.0 == x) {
+                Some(term) => term.1 += 1.0,
+                None => terms.push((x, 1.0)),
+            },
         }
+        terms.retain(|t| t.1 != 0.0);
         Some(Row {
             name: format!("cycle_{}_{}_{}", arc.from, arc.to, walk_links.len()),
             terms,
@@ -358,6 +453,19 @@ fn entering_from_loops(arcs: &[Arc], component: &[usize], zero: &[bool], c: usiz
 impl CutSeparator for CycleCuts {
     fn separate(&mut self, values: &[f64]) -> Vec<Row> {
         self.violated(values).into_iter().map(|(_, row)| row).collect()
+    }
+
+    /// Pair links only at the root ([`PAIR_LINKS_UP_TO_DEPTH`]); below it the plain
+    /// links (their rows from the root stay in SCIP's cut pool).
+    fn separate_at_depth(&mut self, values: &[f64], depth: usize) -> Vec<Row> {
+        #[allow(clippy::absurd_extreme_comparisons, reason = "a measured setting, 0 today")]
+        if depth <= PAIR_LINKS_UP_TO_DEPTH {
+            return self.separate(values);
+        }
+        let pairs = std::mem::take(&mut self.pair_links);
+        let rows = self.separate(values);
+        self.pair_links = pairs;
+        rows
     }
 
     fn propagate(&mut self, lower: &[f64], upper: &[f64]) -> Propagation {
@@ -747,5 +855,71 @@ mod tests {
         assert_eq!(terms, vec![(x_ac, 1.0), (z, 1.0)]);
         assert_eq!(row.upper, 1.0);
         assert!(cuts.violated(&[0.3, 0.7]).is_empty());
+    }
+
+    /// Producer 0 with readers 1, 2 and 3 (fusion decisions x1, x2, x3); readers 2 and
+    /// 3 may each share the read with reader 1 (z12, z13); 2 → 3 is strict.
+    fn readers_around_a_strict_arc(with_pair_links: bool) -> (CycleCuts, [VarId; 5]) {
+        let vars @ [x1, x2, x3, z12, z13] = [VarId(0), VarId(1), VarId(2), VarId(3), VarId(4)];
+        let cuts = CycleCuts::new(
+            4,
+            vec![
+                Link { u: 0, v: 1, var: x1, active_at_zero: true },
+                Link { u: 0, v: 2, var: x2, active_at_zero: true },
+                Link { u: 0, v: 3, var: x3, active_at_zero: true },
+                Link { u: 1, v: 2, var: z12, active_at_zero: false },
+                Link { u: 1, v: 3, var: z13, active_at_zero: false },
+            ],
+            vec![Arc { from: 2, to: 3, strictness: Strictness::Always }],
+        );
+        let pairs =
+            vec![PairLink { u: 1, v: 2, x_u: x1, x_v: x2, z: z12 }, PairLink { u: 1, v: 3, x_u: x1, x_v: x3, z: z13 }];
+        (if with_pair_links { cuts.with_pair_links(pairs) } else { cuts }, vars)
+    }
+
+    #[test]
+    fn pair_links_cut_the_point_half_fused_and_half_shared() {
+        // Every reader half fused with the producer and half sharing with reader 1:
+        // every walk of plain links from 3 back to 2 weighs 1 (through the producer
+        // x3 + x2, through reader 1 (1 − z13) + (1 − z12)), but the pair links weigh
+        // x1 + x3 − 2 z13 = 0 and x1 + x2 − 2 z12 = 0.
+        let point = [0.5, 0.5, 0.5, 0.5, 0.5];
+        let (plain, _) = readers_around_a_strict_arc(false);
+        assert!(plain.violated(&point).is_empty());
+        let (cuts, [x1, x2, x3, z12, z13]) = readers_around_a_strict_arc(true);
+        let found = cuts.violated(&point);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!((found[0].0 - 1.0).abs() < 1e-9);
+        let mut terms = found[0].1.terms.clone();
+        terms.sort_by_key(|t| t.0);
+        // 1 ≤ (x1 + x3 − 2 z13) + (x1 + x2 − 2 z12).
+        assert_eq!(terms, vec![(x1, -2.0), (x2, -1.0), (x3, -1.0), (z12, 2.0), (z13, 2.0)]);
+        assert_eq!(found[0].1.upper, -1.0);
+    }
+
+    #[test]
+    fn rows_through_pair_links_hold_at_every_legal_integer_point() {
+        let (cuts, _) = readers_around_a_strict_arc(true);
+        // Rows separated at fractional points of the model's polytope (z ≤ x).
+        let mut rows = Vec::new();
+        for point in [[0.5, 0.5, 0.5, 0.5, 0.5], [0.2, 0.6, 0.4, 0.2, 0.2], [0.9, 0.3, 0.3, 0.3, 0.3]] {
+            rows.extend(cuts.violated(&point).into_iter().map(|(_, row)| row));
+        }
+        assert!(!rows.is_empty());
+        let mut legal = 0;
+        for bits in 0..32u32 {
+            let point: Vec<f64> = (0..5).map(|k| f64::from((bits >> k) & 1)).collect();
+            // z ≤ x for both readers of each share, and a legal numbering of the clusters.
+            let shares_read_memory = point[3] <= point[0].min(point[1]) && point[4] <= point[0].min(point[2]);
+            if !shares_read_memory || cuts.positions(&point, &[false; 4]).is_err() {
+                continue;
+            }
+            legal += 1;
+            for row in &rows {
+                let activity: f64 = row.terms.iter().map(|(v, c)| c * point[v.0]).sum();
+                assert!(activity <= row.upper + 1e-9, "{row:?} cuts off the legal point {point:?}");
+            }
+        }
+        assert!(legal > 0);
     }
 }

@@ -1227,6 +1227,9 @@ fn add_linear_objective(
             }
         }
     }
+    if !exact {
+        add_shares_between_memory_readers(b, shared_readers.as_deref().unwrap_or(&[]));
+    }
     add_path_cuts(b, shared_readers.as_deref().unwrap_or(&[]));
     let cycle_cuts = (!exact).then(|| cycle_separator(b, shared_readers.as_deref().unwrap_or(&[])));
     Ok((offset, cycle_cuts))
@@ -1255,7 +1258,7 @@ fn cycle_separator(b: &Builder, readers: &[ArrayReaders]) -> CycleCuts {
         })
         .collect();
     let conflicts = b.size_pairs.iter().map(|&(a, c, _)| (a.0, c.0)).collect();
-    CycleCuts::new(graph.nodes.len(), links, arcs).with_conflicts(conflicts)
+    CycleCuts::new(graph.nodes.len(), links, arcs).with_conflicts(conflicts).with_pair_links(pair_links(readers))
 }
 
 /// The links that put two nodes in one cluster of the read-back: a fusible pair with
@@ -1626,6 +1629,51 @@ fn add_high_order_read(b: &mut Builder, array: &ArrayReaders, i: usize, r: VarId
     }
     let consumer = array.ordered[i].0;
     b.row(format!("high_order_read_{}_{}_{}", array.node.0, array.output, consumer.0), terms, lower, f64::INFINITY);
+}
+
+/// Only readers that read from memory share a read: `z_ij ≤ x_i` and `z_ij ≤ x_j` for
+/// the readers' fusion decisions towards the producer (where a reader has no x it is
+/// never fused, x ≡ 1, and there is no row).
+///
+/// **Proof** that some optimal solution satisfies these rows. In the model z_ij = 1
+/// forces x_i = x_j (see [`add_reads`], "Why w loses nothing"). Take an optimal integer
+/// solution whose shares are closed transitively ([`add_share_transitivity`]) and set
+/// z_ij = 0 for every pair of readers that are both fused with the producer. Nothing
+/// else changes and every row still holds: the share rows on π and orders are relaxed
+/// at z = 0; `w_ij ≤ x_i = 0` already held; a transitivity row `z_ik + z_kj − z_ij ≤ 1`
+/// whose z_ij dropped has z_ik = 0 too (z_ik = 1 would have forced x_k = x_i = 0, and so
+/// z_ik dropped as well), and the pairs still at z = 1 all read from memory, among
+/// which nothing changed; the cycle, path and conflict rows only weigh a dropped link
+/// more; and i and j stay in one cluster through the producer (both fused with it), so
+/// the clusters, the numbering π and the objective are unchanged.
+/// The rows make the separator's pair links sound (`cycle_cuts.rs`, "Pair links"):
+/// `x_i + x_j − 2 z_ij` is then 0 exactly when i and j are joined through the
+/// producer or by the share, and never negative.
+fn add_shares_between_memory_readers(b: &mut Builder, readers: &[ArrayReaders]) {
+    for array in readers {
+        for &(j, i, z) in &array.shares {
+            for k in [j, i] {
+                if let (consumer, Some(x)) = array.ordered[k] {
+                    let name = format!("share_reads_memory_{}_{}_{}_{}", array.node.0, array.output, z.0, consumer.0);
+                    b.row(name, vec![(z, 1.0), (x, -1.0)], f64::NEG_INFINITY, 0.0);
+                }
+            }
+        }
+    }
+}
+
+/// The pair links of the cycle separator (`cycle_cuts.rs`, "Pair links"): two readers
+/// of one array that may share it and may both be fused with its producer.
+fn pair_links(readers: &[ArrayReaders]) -> Vec<cycle_cuts::PairLink> {
+    let mut links = Vec::new();
+    for array in readers {
+        for &(j, i, z) in &array.shares {
+            if let ((u, Some(x_u)), (v, Some(x_v))) = (array.ordered[j], array.ordered[i]) {
+                links.push(cycle_cuts::PairLink { u: u.0, v: v.0, x_u, x_v, z });
+            }
+        }
+    }
+    links
 }
 
 /// Sharing is transitive: `z_ij + z_jk − z_ik ≤ 1` for three readers of one array
