@@ -350,10 +350,11 @@ fn programs_that_chain_gathers_compare_and_the_default_cost_keeps_gathers_unchai
 #[test]
 fn compared_programs_exercise_every_tightening_of_combined() {
     let families = [
-        "share_transitive_", // add_share_transitivity
-        "high_order_read_",  // add_high_order_read
-        "some_read_",        // add_reads: Σ r ≥ x
-        "saved_by_read_",    // add_reads: w ≤ x_j
+        "share_transitive_",   // add_share_transitivity
+        "high_order_read_",    // add_high_order_read
+        "some_read_",          // add_reads: Σ r ≥ x
+        "saved_by_read_",      // add_reads: w ≤ x_j
+        "share_reads_memory_", // add_shares_between_memory_readers: z ≤ x
     ];
     let cost = CostFunction::single(CostModel::ReadsWrites);
     let mut seen = std::collections::BTreeMap::new();
