@@ -118,10 +118,10 @@ pub struct CycleCuts {
 /// The deepest level of SCIP's search at which the separator walks through pair links.
 /// At the root they raise the bound (random programs of 200 combinators, seeds 0–3, LP
 /// with the cycle rows separated to the end: 231.5, 224.5, 219.5, 233.4 → 232.0,
-/// 225.9, 220.9, 235.3); at every node their denser rows made the LP calls about 40 % slower
-/// (seeds 9 and 14), which ate the smaller trees, while at the root only n = 200 seeds 0–19 proved
-/// 14 against 12 within 30 s (docs/ilp-measurements.md, 2026-12-03). A search setting:
-/// every row is valid at every depth.
+/// 225.9, 220.9, 235.3). At every node their denser rows made the LP calls about 40 %
+/// slower (seeds 9 and 14), which ate the smaller trees; at the root only, n = 200
+/// seeds 0–19 proved 14 against 12 within 30 s (docs/ilp-measurements.md, 2026-12-03).
+/// A search setting: every row is valid at every depth.
 pub const PAIR_LINKS_UP_TO_DEPTH: usize = 0;
 
 /// Below this a violation is LP noise.
