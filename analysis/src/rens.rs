@@ -13,8 +13,9 @@
 //!
 //! [`FixIntegralDecisions`] proposes those values as a partial solution; the solver's
 //! heuristic bridge (`fusion_solver::Hooks::heuristic`) completes it by solving the
-//! model with them fixed, with the same lazy rows, within a share of the time limit, and
-//! offers the completed point to SCIP, which checks it against every row like any other.
+//! model with them fixed, with the same lazy rows, within a node limit (a time cap
+//! besides), and offers the completed point to SCIP, which checks it against every row
+//! like any other.
 //! Nothing here bounds or prunes: a proposal whose completion fails (the LP's integral
 //! values can be jointly infeasible once every cycle row is enforced; seed 8) costs its
 //! time and nothing else.

@@ -130,6 +130,7 @@ fn parse_options(function: OperationRef, options: &PassOptions) -> Result<(Analy
         time_seconds: number("time-limit")?,
         relative_gap: number("gap")?,
         threads: number("threads")?.max(1.0) as i32,
+        nodes: None,
     };
     let dump = options.get("dump-ilp");
     let dump_ilp = (!dump.is_empty()).then(|| PathBuf::from(dump));

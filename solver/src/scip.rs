@@ -39,11 +39,15 @@ pub struct Limits {
     /// branching where the model asks for inference branching (again possibly a
     /// different optimal solution from run to run).
     pub threads: i32,
+    /// Branch-and-bound nodes after which to stop (`limits/nodes`), like the time
+    /// limit with [`SolveStatus::LimitReached`]; `None` for no limit. Unlike time, a
+    /// node limit ends a sequential solve at the same point on every machine.
+    pub nodes: Option<u64>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Self { time_seconds: 10.0, relative_gap: 0.0, threads: 1 }
+        Self { time_seconds: 10.0, relative_gap: 0.0, threads: 1, nodes: None }
     }
 }
 
@@ -232,8 +236,8 @@ pub struct Hooks {
     pub lazy: bool,
     /// A primal heuristic of the caller's own ([`PrimalHeuristic`]), run once, after the
     /// root node's LP. Its proposal is completed like [`Hooks::start`] (a solve of the
-    /// model with the proposed values fixed, with the same lazy rows), within half the
-    /// time share of a start's completion.
+    /// model with the proposed values fixed, with the same lazy rows), within the same
+    /// node and time limits.
     pub heuristic: Option<Box<dyn PrimalHeuristic>>,
 }
 
@@ -362,6 +366,9 @@ fn build(
         .set_real_param("limits/time", limits.time_seconds.clamp(0.0, INFINITE_BOUND))
         .map_err(solver_error)?
         .set_real_param("limits/gap", limits.relative_gap.clamp(0.0, INFINITE_BOUND))
+        .map_err(solver_error)?
+        // SCIP's -1 is no limit; a limit beyond its range is none either.
+        .set_longint_param("limits/nodes", limits.nodes.and_then(|n| i64::try_from(n).ok()).unwrap_or(-1))
         .map_err(solver_error)?
         .set_int_param("lp/threads", threads)
         .map_err(solver_error)?
@@ -704,18 +711,26 @@ fn solve_validated(
     Ok(Solution { status, objective, values, solve_ms, gap, dual_bound, warnings: Vec::new(), effort })
 }
 
-/// The share of the time limit that completing a partial start may take.
+/// The share of the time limit that completing a partial start (or a
+/// [`PrimalHeuristic`]'s proposal) may take: a safety net, which [`COMPLETION_NODES`]
+/// keeps from striking on the models measured.
 const COMPLETION_SHARE: f64 = 0.1;
 
-/// The part of [`COMPLETION_SHARE`] that completing a [`PrimalHeuristic`]'s proposal may
-/// take (5 % of the limit): the proposal of `rens::FixIntegralDecisions` (fusion-analysis)
-/// leaves every decision the LP leaves open, and on random programs of 200 combinators
-/// its completions took up to 1.0 s of a 30 s limit; half the share caps those that
-/// leave too much open.
-const PROPOSAL_SHARE_OF_COMPLETION: f64 = 0.5;
+/// The branch-and-bound nodes a completion may take. A node limit, not a time limit,
+/// ends it, so that a solve takes the same path on a fast machine and a slow one: the
+/// completion of `rens::FixIntegralDecisions` (fusion-analysis) leaves open what the
+/// root LP leaves open. On random programs of 200 combinators, uncapped, it took up to
+/// 121 nodes on seeds 0–9 and up to 502 on seeds 10–19 (seed 16's did not end within
+/// 15 s); those that ended within 100 nodes took 0.9–2.4 s on a two-core Intel Xeon
+/// guest, under the 3 s of [`COMPLETION_SHARE`] at a 30 s limit. Under the time cap
+/// it had before (5 % of the limit) that guest cut seeds 6 and 7 short where a faster
+/// one had not, and their proofs took 389 and 463 nodes instead of 144 and 299
+/// (docs/ilp-measurements.md). A warm start's completion takes one node or a few.
+const COMPLETION_NODES: u64 = 100;
 
 /// A partial start made whole: the model solved with the start's variables fixed to its
-/// values (sequentially, within [`COMPLETION_SHARE`] of the limit), so that SCIP begins
+/// values (sequentially, within [`COMPLETION_NODES`] nodes and [`COMPLETION_SHARE`] of
+/// the limit), so that SCIP begins
 /// with a complete incumbent. SCIP's own `completesol` heuristic is given the partial
 /// start otherwise, but it gives up on some of the fusion models whose completion is
 /// easy (measured on `fusion-bench --sizes 100`: no incumbent at the root for 6 of 20
@@ -740,7 +755,12 @@ fn completed_start(
     if has_empty_interval(&fixed) {
         return None;
     }
-    let limits = Limits { time_seconds: limits.time_seconds * COMPLETION_SHARE, relative_gap: 0.0, threads: 1 };
+    let limits = Limits {
+        time_seconds: limits.time_seconds * COMPLETION_SHARE,
+        relative_gap: 0.0,
+        threads: 1,
+        nodes: Some(COMPLETION_NODES),
+    };
     let hooks = match lazy_rows {
         Some(rows) => Hooks {
             separator: Some(Box::new(SharedSeparator(rows.clone()))),
@@ -1385,10 +1405,7 @@ impl CallerHeuristic {
         if proposal.is_empty() || proposal.iter().any(|(v, x)| v.0 >= self.originals.len() || !x.is_finite()) {
             return russcip::HeurResult::NoSolFound;
         }
-        // Half the share of a warm start's completion: a proposal that leaves many
-        // decisions open is a real sub-problem, and its completion may take all it gets.
-        let limits = Limits { time_seconds: self.limits.time_seconds * PROPOSAL_SHARE_OF_COMPLETION, ..self.limits };
-        let Some(point) = completed_start(&self.model, &limits, &proposal, self.lazy_rows.as_ref()) else {
+        let Some(point) = completed_start(&self.model, &self.limits, &proposal, self.lazy_rows.as_ref()) else {
             return russcip::HeurResult::NoSolFound;
         };
         try_original_point(scip, HEURISTIC_NAME, &self.originals, &point)
@@ -1776,7 +1793,7 @@ pub(crate) mod tests {
     /// answer must be a feasible point labelled honestly.
     #[test]
     fn time_limit_returns_incumbent_or_optimum_knapsack() {
-        let limits = Limits { time_seconds: 0.05, relative_gap: 0.0, threads: 1 };
+        let limits = Limits { time_seconds: 0.05, relative_gap: 0.0, threads: 1, nodes: None };
         for seed in [0x5eed_0001, 0x5eed_0002] {
             let m = hard_knapsack(seed);
             let s = solve(&m, &limits).expect("a knapsack always has the empty solution");
@@ -1793,7 +1810,7 @@ pub(crate) mod tests {
     /// node.
     #[test]
     fn search_effort_is_counted_and_repeatable() {
-        let limits = Limits { time_seconds: 600.0, relative_gap: 0.0, threads: 1 };
+        let limits = Limits { time_seconds: 600.0, relative_gap: 0.0, threads: 1, nodes: None };
         let m = knapsack(0x5eed_0003, 40, 3);
         let first = solve(&m, &limits).expect("a knapsack always has the empty solution");
         let second = solve(&m, &limits).expect("a knapsack always has the empty solution");
@@ -1803,9 +1820,32 @@ pub(crate) mod tests {
         assert_eq!(first.values, second.values);
     }
 
+    /// A node limit ends a search at the same point whatever the time limit: the
+    /// knapsack above, which needs more than three nodes, stopped after three comes back
+    /// as the same feasible incumbent, labelled a limit, under time limits of 600 s and 30 s.
+    #[test]
+    fn a_node_limit_ends_the_search_at_the_same_point() {
+        let m = knapsack(0x5eed_0003, 40, 3);
+        let full = solve(&m, &Limits { time_seconds: 600.0, ..Limits::default() }).expect("solved");
+        assert!(full.effort.nodes > 3, "{:?}", full.effort);
+        let stopped: Vec<Solution> = [600.0, 30.0]
+            .into_iter()
+            .map(|time_seconds| {
+                solve(&m, &Limits { time_seconds, nodes: Some(3), ..Limits::default() }).expect("an incumbent")
+            })
+            .collect();
+        for s in &stopped {
+            assert_eq!(s.status, SolveStatus::LimitReached);
+            assert!(s.effort.nodes <= 3, "{:?}", s.effort);
+            assert_valid(&m, s);
+        }
+        assert_eq!(stopped[0].effort, stopped[1].effort);
+        assert_eq!(stopped[0].values, stopped[1].values);
+    }
+
     #[test]
     fn time_limit_returns_incumbent_or_optimum_set_cover() {
-        let limits = Limits { time_seconds: 0.05, relative_gap: 0.0, threads: 1 };
+        let limits = Limits { time_seconds: 0.05, relative_gap: 0.0, threads: 1, nodes: None };
         let m = hard_set_cover(0xc0fe_0001);
         match solve(&m, &limits) {
             Ok(s) => {
@@ -1824,7 +1864,7 @@ pub(crate) mod tests {
     #[test]
     fn time_limit_without_incumbent_is_no_solution_error() {
         let m = market_split(5, 99);
-        match solve(&m, &Limits { time_seconds: 0.0, relative_gap: 0.0, threads: 1 }) {
+        match solve(&m, &Limits { time_seconds: 0.0, relative_gap: 0.0, threads: 1, nodes: None }) {
             Err(SolveError::NoSolutionWithinLimits(status)) => assert_eq!(status, "TimeLimit"),
             Ok(s) => assert_valid(&m, &s),
             Err(e) => panic!("unexpected {e}"),
@@ -1835,7 +1875,7 @@ pub(crate) mod tests {
     #[test]
     fn relative_gap_limit_counts_as_optimal() {
         let m = hard_knapsack(0x5eed_0003);
-        let s = solve(&m, &Limits { time_seconds: 10.0, relative_gap: 0.05, threads: 1 }).unwrap();
+        let s = solve(&m, &Limits { time_seconds: 10.0, relative_gap: 0.05, threads: 1, nodes: None }).unwrap();
         check_feasible(&m, &s.values, 1e-6).unwrap();
         if s.status == SolveStatus::Optimal {
             assert!(s.gap <= 0.05, "gap {}", s.gap);
@@ -1857,7 +1897,7 @@ pub(crate) mod tests {
             let s = solve(&small, &Limits { threads, ..Limits::default() }).unwrap();
             assert_eq!(s.status, SolveStatus::Optimal, "threads {threads}");
             assert!((s.objective - 120.0).abs() < 1e-6, "threads {threads}: {}", s.objective);
-            let s = solve(&m, &Limits { time_seconds: 0.05, relative_gap: 0.0, threads }).unwrap();
+            let s = solve(&m, &Limits { time_seconds: 0.05, relative_gap: 0.0, threads, nodes: None }).unwrap();
             assert_valid(&m, &s);
         }
     }
@@ -1875,7 +1915,7 @@ pub(crate) mod tests {
         }
         let m = hard_knapsack(0x5eed_0020);
         let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let limits = Limits { time_seconds: 0.3, relative_gap: 0.0, threads: 2 };
+        let limits = Limits { time_seconds: 0.3, relative_gap: 0.0, threads: 2, nodes: None };
         let hooks = Hooks {
             separator: Some(Box::new(Counting(calls.clone()))),
             start: Vec::new(),
@@ -2017,7 +2057,7 @@ pub(crate) mod tests {
                 std::thread::spawn(move || {
                     let m = hard_knapsack(0x5eed_0010 + i);
                     let threads = if i < 3 { 2 } else { 1 };
-                    let s = solve(&m, &Limits { time_seconds: 0.05, relative_gap: 0.0, threads }).unwrap();
+                    let s = solve(&m, &Limits { time_seconds: 0.05, relative_gap: 0.0, threads, nodes: None }).unwrap();
                     assert_valid(&m, &s);
                 })
             })
@@ -2060,7 +2100,7 @@ pub(crate) mod tests {
         let nan_time = Limits { time_seconds: f64::NAN, ..Limits::default() };
         assert!(matches!(solve(&base(), &nan_time), Err(SolveError::InvalidModel(_))));
         // Infinite and negative limits are clamped, not errors.
-        let s = solve(&base(), &Limits { time_seconds: INF, relative_gap: -1.0, threads: 1 }).unwrap();
+        let s = solve(&base(), &Limits { time_seconds: INF, relative_gap: -1.0, threads: 1, nodes: None }).unwrap();
         assert_eq!(s.objective, 1.0);
     }
 
