@@ -1549,6 +1549,9 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
                 }
                 // Sharing with j saves i's read only while j pays for its own read:
                 // w_ji ≤ z_ji, w_ji ≤ x_j and w_ji ≤ r_j (see above; j < i, so r_j exists).
+                // w_ji ≤ x_j is not written: it follows from w_ji ≤ z_ji and the row
+                // z_ji ≤ x_j (`add_shares_between_memory_readers`), so the relaxation
+                // is the same with one row fewer per share.
                 let share = b.model.add_variable(
                     format!("w_{}_{}_{}_{}", array.node.0, array.output, array.ordered[j].0.0, consumer.0),
                     VarKind::Continuous,
@@ -1557,9 +1560,6 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
                 );
                 let tag = format!("{}_{}_{}_{}", array.node.0, array.output, array.ordered[j].0.0, consumer.0);
                 b.row(format!("saved_by_share_{tag}"), vec![(share, 1.0), (z, -1.0)], f64::NEG_INFINITY, 0.0);
-                if let Some(x_j) = array.ordered[j].1 {
-                    b.row(format!("saved_by_read_{tag}"), vec![(share, 1.0), (x_j, -1.0)], f64::NEG_INFINITY, 0.0);
-                }
                 b.row(
                     format!("saved_by_payer_{tag}"),
                     vec![(share, 1.0), (read_vars[j], -1.0)],

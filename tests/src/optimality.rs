@@ -353,7 +353,7 @@ fn compared_programs_exercise_every_tightening_of_combined() {
         "share_transitive_",   // add_share_transitivity
         "high_order_read_",    // add_high_order_read
         "some_read_",          // add_reads: Σ r ≥ x
-        "saved_by_read_",      // add_reads: w ≤ x_j
+        "saved_by_payer_",     // add_reads: w ≤ r_j
         "share_reads_memory_", // add_shares_between_memory_readers: z ≤ x
     ];
     let cost = CostFunction::single(CostModel::ReadsWrites);
