@@ -1640,9 +1640,12 @@ fn add_high_order_read(b: &mut Builder, array: &ArrayReaders, i: usize, r: VarId
 /// solution whose shares are closed transitively ([`add_share_transitivity`]) and set
 /// z_ij = 0 for every pair of readers that are both fused with the producer. Nothing
 /// else changes and every row still holds: the share rows on π and orders are relaxed
-/// at z = 0; `w_ij ≤ x_i = 0` already held; a transitivity row `z_ik + z_kj − z_ij ≤ 1`
-/// whose z_ij dropped has z_ik = 0 too (z_ik = 1 would have forced x_k = x_i = 0, and so
-/// z_ik dropped as well), and the pairs still at z = 1 all read from memory, among
+/// at z = 0; `w_ij ≤ x_i = 0` already held (a row of the model without these rows;
+/// with them it follows from `w_ij ≤ z_ij ≤ x_i`, and [`add_reads`] does not write
+/// it, so the model's points are the same either way); a transitivity row
+/// `z_ik + z_kj − z_ij ≤ 1` whose z_ij dropped has z_ik = 0 too (z_ik = 1 would have
+/// forced x_k = x_i = 0, and so z_ik dropped as well), and the pairs still at z = 1
+/// all read from memory, among
 /// which nothing changed; the cycle, path and conflict rows only weigh a dropped link
 /// more; and i and j stay in one cluster through the producer (both fused with it), so
 /// the clusters, the numbering π and the objective are unchanged.
