@@ -1528,6 +1528,7 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
         let weight = if bytes { nd.output_bytes.get(array.output).copied().flatten().unwrap_or(1) as f64 } else { 1.0 };
         offset += w * weight * array.alone as f64;
         let mut read_vars = Vec::new();
+        let mut payer_shares = Vec::new();
         for (i, &(consumer, x)) in array.ordered.iter().enumerate() {
             let r = b.model.add_variable(
                 format!("r_{}_{}_{}", array.node.0, array.output, consumer.0),
@@ -1567,6 +1568,7 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
                     0.0,
                 );
                 terms.push((share, 1.0));
+                payer_shares.push((j, i, z, share));
             }
             b.row(format!("read_{}_{}_{}", array.node.0, array.output, consumer.0), terms, lower, f64::INFINITY);
             if !exact {
@@ -1576,6 +1578,7 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
         }
         if !exact {
             add_share_transitivity(b, array);
+            add_first_payer_rows(b, array, &payer_shares);
         }
         // Some reader pays whenever any reader reads from memory: Σ_i r_i ≥ x_k.
         // Valid: the readers that read from memory and share form groups (z = 1 joins
@@ -1591,6 +1594,54 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
         }
     }
     offset
+}
+
+/// A reader j saves k's read only as the first of their group: `z_ij + z_ik − z_jk +
+/// 2 w_jk ≤ 1` for every earlier reader i < j (indices of `ordered`; an absent z is 0:
+/// that pair never shares), one row per share w_jk and earlier reader i that may share
+/// with j or k. `payer_shares` holds `(j, k, z_jk, w_jk)` with j < k.
+///
+/// **Proof** that some optimal solution satisfies these rows. Take the optimal solution
+/// of [`add_reads`]'s proof: shares closed transitively among the readers that read from
+/// memory, so that they form groups (z = 1 exactly between two members of one group),
+/// the first member of each group (smallest index) pays (r = 1) and saves every other
+/// member (w = 1 from it, 0 elsewhere). If w_jk = 1, j is the first of k's group, so
+/// the earlier i belongs to it neither with j nor with k: z_ij = z_ik = 0, z_jk = 1, and
+/// the row reads −1 + 2 = 1. If w_jk = 0, the row is `z_ij + z_ik − z_jk ≤ 1`, the
+/// transitivity row through i ([`add_share_transitivity`]; with z_ij or z_ik absent it
+/// holds since z ≤ 1 and the other z ≥ 0).
+///
+/// Why: the rows `w_jk ≤ z_jk` and `w_jk ≤ r_j` let the LP save k's read from several
+/// earlier readers at once, each a little, while those readers share among themselves,
+/// which no mixture of groupings does (in each grouping only the first saves). In the
+/// LP of a random program of 40 combinators (seed 1) three readers i < j < k of one
+/// argument had z_ij = 0.625, z_ik = 0.375 and w_jk = z_jk = 0.375: j saves k whenever
+/// they share, so no grouping has j with k and i with either, nor i with both (that
+/// joins all three), and the three shares would be disjoint events of total weight
+/// 1.375. The row reads 1.375 ≤ 1 there (docs/ilp-measurements.md).
+fn add_first_payer_rows(b: &mut Builder, array: &ArrayReaders, payer_shares: &[(usize, usize, VarId, VarId)]) {
+    let z = |a: usize, c: usize| {
+        let (lo, hi) = (a.min(c), a.max(c));
+        array.shares.iter().find(|&&(p, q, _)| p == lo && q == hi).map(|&(_, _, v)| v)
+    };
+    for &(j, k, zjk, wjk) in payer_shares {
+        for i in 0..j {
+            let (zij, zik) = (z(i, j), z(i, k));
+            if zij.is_none() && zik.is_none() {
+                continue;
+            }
+            let mut terms = vec![(wjk, 2.0), (zjk, -1.0)];
+            terms.extend(zij.map(|v| (v, 1.0)));
+            terms.extend(zik.map(|v| (v, 1.0)));
+            let name = |t: usize| array.ordered[t].0.0;
+            b.row(
+                format!("first_payer_{}_{}_{}_{}_{}", array.node.0, array.output, name(i), name(j), name(k)),
+                terms,
+                f64::NEG_INFINITY,
+                1.0,
+            );
+        }
+    }
 }
 
 /// A reader whose read order is a gather label (≥ 2) that no earlier sharing partner

@@ -354,6 +354,7 @@ fn compared_programs_exercise_every_tightening_of_combined() {
         "high_order_read_",    // add_high_order_read
         "some_read_",          // add_reads: Σ r ≥ x
         "saved_by_payer_",     // add_reads: w ≤ r_j
+        "first_payer_",        // add_first_payer_rows
         "share_reads_memory_", // add_shares_between_memory_readers: z ≤ x
     ];
     let cost = CostFunction::single(CostModel::ReadsWrites);
