@@ -1366,6 +1366,15 @@ struct ArrayReaders {
     shares: Vec<(usize, usize, VarId)>,
 }
 
+impl ArrayReaders {
+    /// The share variable of readers `a` and `c` (indices of `ordered`, either order);
+    /// `None` when the two can never share.
+    fn share(&self, a: usize, c: usize) -> Option<VarId> {
+        let (lo, hi) = (a.min(c), a.max(c));
+        self.shares.iter().find(|&&(p, q, _)| p == lo && q == hi).map(|&(_, _, z)| z)
+    }
+}
+
 /// The readers of every array, with a share variable z for every pair of ordered
 /// readers that can meet (seed 000 §4.1 (d): "horizontal fusion"). z = 1 implies equal
 /// π and equal read order; the rows are big-M rows whose constants are the variables'
@@ -1620,13 +1629,9 @@ fn add_reads(b: &mut Builder, readers: &[ArrayReaders], w: f64, bytes: bool, exa
 /// joins all three), and the three shares would be disjoint events of total weight
 /// 1.375. The row reads 1.375 ≤ 1 there (docs/ilp-measurements.md).
 fn add_first_payer_rows(b: &mut Builder, array: &ArrayReaders, payer_shares: &[(usize, usize, VarId, VarId)]) {
-    let z = |a: usize, c: usize| {
-        let (lo, hi) = (a.min(c), a.max(c));
-        array.shares.iter().find(|&&(p, q, _)| p == lo && q == hi).map(|&(_, _, v)| v)
-    };
     for &(j, k, zjk, wjk) in payer_shares {
         for i in 0..j {
-            let (zij, zik) = (z(i, j), z(i, k));
+            let (zij, zik) = (array.share(i, j), array.share(i, k));
             if zij.is_none() && zik.is_none() {
                 continue;
             }
@@ -1746,10 +1751,7 @@ fn pair_links(readers: &[ArrayReaders]) -> Vec<cycle_cuts::PairLink> {
 /// triangle whose third side is not shared.
 fn add_share_transitivity(b: &mut Builder, array: &ArrayReaders) {
     let n = array.ordered.len();
-    let z = |i: usize, j: usize| {
-        let (lo, hi) = (i.min(j), i.max(j));
-        array.shares.iter().find(|&&(a, c, _)| a == lo && c == hi).map(|&(_, _, v)| v)
-    };
+    let z = |i: usize, j: usize| array.share(i, j);
     let tag = |i: usize, j: usize, k: usize| {
         let name = |t: usize| array.ordered[t].0.0;
         format!("share_transitive_{}_{}_{}_{}_{}", array.node.0, array.output, name(i), name(j), name(k))
