@@ -13,39 +13,14 @@
 //! of prefixes (`x_` fusion decisions, `z_` shares, `r_` reads, `m_` manifest outputs,
 //! `d_` orders); `none` matches no variable.
 
+mod common;
+
 use fusion_analysis::cost::{CostFunction, CostModel};
-use fusion_analysis::formulation::{Formulation, PROPAGATE_ABOVE_VARIABLES, build};
+use fusion_analysis::formulation::{Formulation, build};
 use fusion_analysis::random::random_graph;
-use fusion_solver::{CutSeparator, Hooks, Limits, Model, SolveStatus, VarKind, solve, solve_with};
+use fusion_solver::{Limits, SolveStatus, solve_with};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
-
-/// The optimum of the relaxation of `model` with the variables named by `fixed` fixed
-/// at `optimum`, the cycle inequalities separated to the end; and its point.
-fn bound_with_fixed(
-    model: &Model,
-    cuts: &fusion_analysis::cycle_cuts::CycleCuts,
-    optimum: &[f64],
-    fixed: &[&str],
-) -> Result<(f64, Vec<f64>), String> {
-    let mut model = model.clone();
-    for (i, v) in model.variables.iter_mut().enumerate() {
-        v.kind = VarKind::Continuous;
-        if fixed.iter().any(|prefix| v.name.starts_with(prefix)) {
-            v.lower = optimum[i].round();
-            v.upper = optimum[i].round();
-        }
-    }
-    loop {
-        let solution = solve(&model, &Limits { time_seconds: 600.0, ..Limits::default() })
-            .map_err(|e| format!("the relaxation did not solve: {e}"))?;
-        let violated = cuts.violated(&solution.values);
-        if violated.is_empty() {
-            return Ok((solution.objective, solution.values));
-        }
-        model.rows.extend(violated.into_iter().map(|(_, row)| row));
-    }
-}
 
 fn run(size: usize, seed: u64, sets: &str) -> Result<(), String> {
     let graph = random_graph(size, seed);
@@ -53,15 +28,10 @@ fn run(size: usize, seed: u64, sets: &str) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let cuts = ilp.cycle_cuts.clone().ok_or("the combined model has no cycle inequalities")?;
     let lazy = ilp.lazy_model().ok_or("the combined model under reads-writes solves without π")?;
-    let hooks = Hooks {
-        separator: Some(Box::new(cuts.clone().propagating(lazy.variables.len() > PROPAGATE_ABOVE_VARIABLES))
-            as Box<dyn CutSeparator>),
-        start: Vec::new(),
-        lazy: true,
-        heuristic: None,
-    };
+    let hooks = common::lazy_hooks(&cuts, &lazy, Vec::new());
     let optimum =
-        solve_with(&lazy, &Limits { time_seconds: 600.0, ..Limits::default() }, hooks).map_err(|e| e.to_string())?;
+        solve_with(&lazy, &Limits { time_seconds: common::EXAMPLE_LIMIT_SECONDS, ..Limits::default() }, hooks)
+            .map_err(|e| e.to_string())?;
     if optimum.status != SolveStatus::Optimal {
         return Err(format!("no proven optimum within 600 s ({:?})", optimum.status));
     }
@@ -73,7 +43,15 @@ fn run(size: usize, seed: u64, sets: &str) -> Result<(), String> {
     }
     for set in sets.split(';') {
         let fixed: Vec<&str> = set.split(',').filter(|p| !p.is_empty() && *p != "none").collect();
-        let (bound, point) = bound_with_fixed(&ilp.model, &cuts, &optimum.values, &fixed)?;
+        // Fixed at the optimum's values, every other variable relaxed.
+        let mut model = ilp.model.clone();
+        for (i, v) in model.variables.iter_mut().enumerate() {
+            if fixed.iter().any(|prefix| v.name.starts_with(prefix)) {
+                v.lower = optimum.values[i].round();
+                v.upper = optimum.values[i].round();
+            }
+        }
+        let (bound, point, _) = common::separated_relaxation(model, &cuts, |_| false)?;
         println!("  fixed {set:<12} bound {:.3}", bound + offset);
         let mut families: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
         for (i, v) in ilp.model.variables.iter().enumerate() {

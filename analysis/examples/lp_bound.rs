@@ -15,32 +15,12 @@
 //! relaxation of the fusion decisions alone leaves open. Each round is then a MIP, still
 //! a relaxation of the model, so the bound stays valid.
 
+mod common;
+
 use fusion_analysis::cost::CostFunction;
-use fusion_analysis::cycle_cuts::CycleCuts;
 use fusion_analysis::formulation::{Formulation, build};
 use fusion_analysis::random::random_graph;
-use fusion_solver::{Limits, Model, VarKind, solve};
 use std::process::ExitCode;
-
-/// The LP optimum of `model` with the cycle inequalities of `cuts` added until none is
-/// violated, and the number of LP solves that took.
-fn separated_lp_bound(mut model: Model, cuts: &CycleCuts, integral: &[String]) -> Result<(f64, usize), String> {
-    for v in &mut model.variables {
-        if !integral.iter().any(|prefix| v.name.starts_with(prefix.as_str())) {
-            v.kind = VarKind::Continuous;
-        }
-    }
-    for round in 1.. {
-        let solution = solve(&model, &Limits { time_seconds: 600.0, ..Limits::default() })
-            .map_err(|e| format!("the LP relaxation did not solve: {e}"))?;
-        let violated = cuts.violated(&solution.values);
-        if violated.is_empty() {
-            return Ok((solution.objective, round));
-        }
-        model.rows.extend(violated.into_iter().map(|(_, row)| row));
-    }
-    unreachable!("the loop returns")
-}
 
 fn run(size: usize, seeds: std::ops::Range<u64>, cost: &CostFunction, integral: &[String]) -> Result<(), String> {
     println!("program               rows  LP bound (solves)  rows without π  LP bound without π (solves)");
@@ -48,12 +28,13 @@ fn run(size: usize, seeds: std::ops::Range<u64>, cost: &CostFunction, integral: 
         let graph = random_graph(size, seed);
         let ilp = build(&graph, Formulation::Combined, cost).map_err(|e| e.to_string())?;
         let cuts = ilp.cycle_cuts.as_ref().ok_or("the combined model has no cycle inequalities")?;
-        let (bound, rounds) = separated_lp_bound(ilp.model.clone(), cuts, integral)?;
+        let keep_integral = |name: &str| integral.iter().any(|prefix| name.starts_with(prefix.as_str()));
+        let (bound, _, rounds) = common::separated_relaxation(ilp.model.clone(), cuts, keep_integral)?;
         let mut without_pi = ilp.model.clone();
         let is_pi: Vec<bool> = without_pi.variables.iter().map(|v| v.name.starts_with("pi_")).collect();
         without_pi.rows.retain(|row| !row.terms.iter().any(|(v, _)| is_pi[v.0]));
         let kept = without_pi.rows.len();
-        let (bound_without, rounds_without) = separated_lp_bound(without_pi, cuts, integral)?;
+        let (bound_without, _, rounds_without) = common::separated_relaxation(without_pi, cuts, keep_integral)?;
         let offset = ilp.objective_offset;
         println!(
             "random n={size} seed={seed:<3} {:>6}  {:>9.3} ({rounds:>2})  {kept:>14}  {:>9.3} ({rounds_without:>2})",

@@ -7,11 +7,12 @@
 //!
 //! `cargo run --release -p fusion-analysis --features generators --example proof_from_optimum -- SIZE SEED FIRST_LIMIT SECOND_LIMIT`
 
-use fusion_analysis::cost::CostFunction;
-use fusion_analysis::cost::CostModel;
-use fusion_analysis::formulation::{Formulation, PROPAGATE_ABOVE_VARIABLES, build};
+mod common;
+
+use fusion_analysis::cost::{CostFunction, CostModel};
+use fusion_analysis::formulation::{Formulation, build};
 use fusion_analysis::random::random_graph;
-use fusion_solver::{CutSeparator, Hooks, Limits, Solution, VarId, solve_with};
+use fusion_solver::{Limits, Solution, VarId, solve_with};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -30,14 +31,7 @@ fn run(size: usize, seed: u64, first_limit: f64, second_limit: f64) -> Result<()
         .map_err(|e| e.to_string())?;
     let cuts = ilp.cycle_cuts.clone().ok_or("the combined model has no cycle inequalities")?;
     let model = ilp.lazy_model().ok_or("the combined model under reads-writes solves without π")?;
-    // As the driver does: larger models propagate their cycle rows at every node.
-    let propagates = model.variables.len() > PROPAGATE_ABOVE_VARIABLES;
-    let hooks = |start: Vec<(VarId, f64)>| Hooks {
-        separator: Some(Box::new(cuts.clone().propagating(propagates)) as Box<dyn CutSeparator>),
-        start,
-        lazy: true,
-        heuristic: None,
-    };
+    let hooks = |start: Vec<(VarId, f64)>| common::lazy_hooks(&cuts, &model, start);
     let limits = |seconds: f64| Limits { time_seconds: seconds, ..Limits::default() };
     let started = Instant::now();
     let first = solve_with(&model, &limits(first_limit), hooks(Vec::new())).map_err(|e| e.to_string())?;
