@@ -234,15 +234,17 @@ pub struct Hooks {
     /// The handler locks every variable both ways, which keeps SCIP's dual reductions
     /// sound (`lazy_rows_lock`); SCIP's symmetry handling is off.
     pub lazy: bool,
-    /// A primal heuristic of the caller's own ([`PrimalHeuristic`]), run once, after the
-    /// root node's LP. Its proposal is completed like [`Hooks::start`] (a solve of the
-    /// model with the proposed values fixed, with the same lazy rows), within the same
-    /// node and time limits.
+    /// A primal heuristic of the caller's own ([`PrimalHeuristic`]), run after the root
+    /// node's LP and, until one of its proposals has been completed, after the LPs of
+    /// the next nodes, at most [`PrimalHeuristic::attempts`] times. Each proposal is completed
+    /// like [`Hooks::start`] (a solve of the model with the proposed values fixed, with
+    /// the same lazy rows), within the same node and time limits.
     pub heuristic: Option<Box<dyn PrimalHeuristic>>,
 }
 
-/// A primal heuristic that knows what the model means: from the LP solution of the
-/// root node, it proposes values for some variables of a point it believes feasible.
+/// A primal heuristic that knows what the model means: from the LP solution of a node
+/// (the root first, see [`Hooks::heuristic`]), it proposes values for some variables of
+/// a point it believes feasible.
 /// The solver completes the proposal as it completes [`Hooks::start`] (a solve with
 /// those values fixed, with the lazy rows where the solve has them) and offers the
 /// completed point to SCIP, which checks it against every row before keeping it. So a
@@ -252,6 +254,13 @@ pub trait PrimalHeuristic {
     /// Values of some variables (a partial solution), built from `values`, the LP
     /// solution indexed like `Model::variables`; empty for none.
     fn propose(&mut self, values: &[f64]) -> Vec<(VarId, f64)>;
+
+    /// How many proposals a solve may ask for: the first at the root; each further one
+    /// at the next node whose LP is solved, and only while no proposal has been
+    /// completed into a point (an empty proposal counts as one that was not).
+    fn attempts(&self) -> usize {
+        1
+    }
 }
 
 /// [`solve`] with [`Hooks`]: a cut separator and a starting solution.
@@ -571,13 +580,15 @@ fn solve_validated(
     let (mut scip, vars) = build(model, limits, true)?;
     let originals: Vec<*mut russcip::ffi::SCIP_VAR> = vars.iter().map(|v| v.inner()).collect();
     if let Some(inner) = hooks.heuristic {
-        // Frequency 0 with offset 0: at the root only; after its LP (and cuts).
+        // Frequency 1 with offset 0: at every node from the root, after its LP (and
+        // cuts); the bridge itself stops after its first completed proposal or
+        // `PrimalHeuristic::attempts` proposals.
         scip.include_heur(
             HEURISTIC_NAME,
-            "the caller's primal heuristic, from the root's LP solution",
+            "the caller's primal heuristic, from a node's LP solution",
             HEURISTIC_PRIORITY,
             'C',
-            0,
+            1,
             0,
             -1,
             russcip::HeurTiming::AFTER_LP_NODE,
@@ -588,6 +599,9 @@ fn solve_validated(
                 lazy_rows: lazy_rows.cloned(),
                 originals: originals.clone(),
                 inner,
+                attempts: 0,
+                completed: false,
+                failed: None,
             }),
         );
     }
@@ -1370,6 +1384,13 @@ struct CallerHeuristic {
     /// The model's variables in SCIP's original space, indexed like `Model::variables`.
     originals: Vec<*mut russcip::ffi::SCIP_VAR>,
     inner: Box<dyn PrimalHeuristic>,
+    /// Proposals asked for so far (at most [`PrimalHeuristic::attempts`]).
+    attempts: usize,
+    /// A proposal has been completed: the heuristic has done its work.
+    completed: bool,
+    /// The last proposal that no point completed: asked again with the same values (a
+    /// node whose LP decides the same fusion decisions), it is not completed again.
+    failed: Option<Vec<(VarId, f64)>>,
 }
 
 impl russcip::Heuristic for CallerHeuristic {
@@ -1390,9 +1411,14 @@ fn without_unwinding<T>(run: impl FnOnce() -> T, fallback: T) -> T {
 }
 
 impl CallerHeuristic {
-    /// Reads the LP point, asks for a proposal, completes it and offers it to SCIP.
+    /// Reads the LP point, asks for a proposal, completes it and offers it to SCIP; at
+    /// the root and, until a proposal has been completed, at the next nodes, at most
+    /// [`PrimalHeuristic::attempts`] times.
     fn run(&mut self, scip: *mut russcip::ffi::SCIP) -> russcip::HeurResult {
         use russcip::ffi;
+        if self.completed || self.attempts >= self.inner.attempts() {
+            return russcip::HeurResult::DidNotRun;
+        }
         // SAFETY: `scip` is the live instance in the SOLVING stage (after a node's LP).
         if unsafe { ffi::SCIPgetLPSolstat(scip) } != ffi::SCIP_LPSolStat_SCIP_LPSOLSTAT_OPTIMAL {
             return russcip::HeurResult::DidNotRun;
@@ -1400,14 +1426,20 @@ impl CallerHeuristic {
         let Some(transformed) = transformed_vars(scip, &self.originals) else {
             return russcip::HeurResult::DidNotRun;
         };
+        self.attempts += 1;
         let values = lp_values(scip, &transformed);
         let proposal = self.inner.propose(&values);
-        if proposal.is_empty() || proposal.iter().any(|(v, x)| v.0 >= self.originals.len() || !x.is_finite()) {
+        if proposal.is_empty()
+            || proposal.iter().any(|(v, x)| v.0 >= self.originals.len() || !x.is_finite())
+            || self.failed.as_ref() == Some(&proposal)
+        {
             return russcip::HeurResult::NoSolFound;
         }
         let Some(point) = completed_start(&self.model, &self.limits, &proposal, self.lazy_rows.as_ref()) else {
+            self.failed = Some(proposal);
             return russcip::HeurResult::NoSolFound;
         };
+        self.completed = true;
         try_original_point(scip, HEURISTIC_NAME, &self.originals, &point)
     }
 }
@@ -1628,24 +1660,35 @@ pub(crate) mod tests {
         m
     }
 
-    /// Records the points it is given and proposes a fixed partial solution.
+    /// Records the points it is given and proposes a fixed partial solution, at most
+    /// [`RECORDING_ATTEMPTS`] times.
     struct Recording(Rc<RefCell<Vec<Vec<f64>>>>, Vec<(VarId, f64)>);
+
+    const RECORDING_ATTEMPTS: usize = 3;
 
     impl PrimalHeuristic for Recording {
         fn propose(&mut self, values: &[f64]) -> Vec<(VarId, f64)> {
             self.0.borrow_mut().push(values.to_vec());
             self.1.clone()
         }
+
+        fn attempts(&self) -> usize {
+            RECORDING_ATTEMPTS
+        }
     }
 
-    /// The caller's heuristic runs once, at the root, on the root's LP solution (a point
-    /// in the variables' bounds whose objective bounds the optimum); its proposals, even
-    /// one that no point completes, leave the optimum as it is.
+    /// The caller's heuristic runs first at the root, on the root's LP solution (a point
+    /// in the variables' bounds whose objective bounds the optimum); after a proposal
+    /// that is completed it runs no more, after one that no point completes it runs again
+    /// at the next nodes, as many times as it asks for in all; its proposals leave
+    /// the optimum as it is.
     #[test]
-    fn a_callers_heuristic_runs_once_on_the_root_lp() {
-        let m = small_knapsack();
+    fn a_callers_heuristic_runs_at_the_root_and_again_only_after_a_failure() {
+        let mut m = small_knapsack();
+        // Without SCIP's heuristics and general cuts, the knapsack takes many nodes.
+        (m.heuristics, m.general_cuts) = (Heuristics::WarmStartOnly, GeneralCuts::RootOnly);
         let plain = solve(&m, &Limits::default()).unwrap();
-        for proposal in [vec![(VarId(0), 1.0), (VarId(1), 0.0)], vec![(VarId(0), 2.0)]] {
+        for (proposal, completes) in [(vec![(VarId(0), 1.0), (VarId(1), 0.0)], true), (vec![(VarId(0), 2.0)], false)] {
             let seen = Rc::new(RefCell::new(Vec::new()));
             let hooks = Hooks { heuristic: Some(Box::new(Recording(seen.clone(), proposal))), ..Hooks::default() };
             let solved = solve_with(&m, &Limits::default(), hooks).unwrap();
@@ -1653,9 +1696,16 @@ pub(crate) mod tests {
             assert_valid(&m, &solved);
             assert!((solved.objective - plain.objective).abs() < 1e-6, "{} vs {}", solved.objective, plain.objective);
             let seen = seen.borrow();
-            assert_eq!(seen.len(), 1, "called once");
-            assert_eq!(seen[0].len(), m.variables.len());
-            assert!(seen[0].iter().all(|v| (-1e-9..=1.0 + 1e-9).contains(v)), "{:?}", seen[0]);
+            if completes {
+                assert_eq!(seen.len(), 1, "called once");
+            } else {
+                // Once per node whose LP was solved, up to the limit: the knapsack takes
+                // more nodes than that.
+                assert!(solved.effort.nodes > RECORDING_ATTEMPTS as u64, "{} nodes", solved.effort.nodes);
+                assert_eq!(seen.len(), RECORDING_ATTEMPTS, "called again after each failure, up to the limit");
+            }
+            assert!(seen.iter().all(|point| point.len() == m.variables.len()));
+            assert!(seen.iter().flatten().all(|v| (-1e-9..=1.0 + 1e-9).contains(v)), "{seen:?}");
             assert!(m.objective_value(&seen[0]) >= plain.objective - 1e-6, "the LP bounds the optimum");
         }
     }
