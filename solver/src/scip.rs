@@ -236,9 +236,10 @@ pub struct Hooks {
     pub lazy: bool,
     /// A primal heuristic of the caller's own ([`PrimalHeuristic`]), run after the root
     /// node's LP and, until one of its proposals has been completed, after the LPs of
-    /// the next nodes, at most [`PrimalHeuristic::attempts`] times. Each proposal is completed
-    /// like [`Hooks::start`] (a solve of the model with the proposed values fixed, with
-    /// the same lazy rows), within the same node and time limits.
+    /// the next nodes, at most [`PrimalHeuristic::attempts`] times. Each proposal is
+    /// completed like [`Hooks::start`] (a solve of the model with the proposed values
+    /// fixed, with the same lazy rows), within the same node limit; all its completions
+    /// together take at most the time one start's completion may take.
     pub heuristic: Option<Box<dyn PrimalHeuristic>>,
 }
 
@@ -602,6 +603,7 @@ fn solve_validated(
                 attempts: 0,
                 completed: false,
                 failed: None,
+                completing_seconds: 0.0,
             }),
         );
     }
@@ -725,9 +727,9 @@ fn solve_validated(
     Ok(Solution { status, objective, values, solve_ms, gap, dual_bound, warnings: Vec::new(), effort })
 }
 
-/// The share of the time limit that completing a partial start (or a
-/// [`PrimalHeuristic`]'s proposal) may take: a safety net, which [`COMPLETION_NODES`]
-/// keeps from striking on the models measured.
+/// The share of the time limit that completing a partial start (or all of a
+/// [`PrimalHeuristic`]'s proposals together) may take: a safety net, which
+/// [`COMPLETION_NODES`] keeps from striking on most of the models measured.
 const COMPLETION_SHARE: f64 = 0.1;
 
 /// The branch-and-bound nodes a completion may take. A node limit, not a time limit,
@@ -1391,6 +1393,10 @@ struct CallerHeuristic {
     /// The last proposal that no point completed: asked again with the same values (a
     /// node whose LP decides the same fusion decisions), it is not completed again.
     failed: Option<Vec<(VarId, f64)>>,
+    /// Seconds the completions have taken so far. All of them together get the time
+    /// one completion may take ([`COMPLETION_SHARE`] of the limit), so that proposing
+    /// again never costs more time than the first proposal could.
+    completing_seconds: f64,
 }
 
 impl russcip::Heuristic for CallerHeuristic {
@@ -1416,7 +1422,8 @@ impl CallerHeuristic {
     /// [`PrimalHeuristic::attempts`] times.
     fn run(&mut self, scip: *mut russcip::ffi::SCIP) -> russcip::HeurResult {
         use russcip::ffi;
-        if self.completed || self.attempts >= self.inner.attempts() {
+        let budget = self.limits.time_seconds * COMPLETION_SHARE - self.completing_seconds;
+        if self.completed || self.attempts >= self.inner.attempts() || budget <= 0.0 {
             return russcip::HeurResult::DidNotRun;
         }
         // SAFETY: `scip` is the live instance in the SOLVING stage (after a node's LP).
@@ -1435,7 +1442,12 @@ impl CallerHeuristic {
         {
             return russcip::HeurResult::NoSolFound;
         }
-        let Some(point) = completed_start(&self.model, &self.limits, &proposal, self.lazy_rows.as_ref()) else {
+        // The completion takes `COMPLETION_SHARE` of the limit it is given: the budget left.
+        let limits = Limits { time_seconds: budget / COMPLETION_SHARE, ..self.limits };
+        let completing = Instant::now();
+        let completion = completed_start(&self.model, &limits, &proposal, self.lazy_rows.as_ref());
+        self.completing_seconds += completing.elapsed().as_secs_f64();
+        let Some(point) = completion else {
             self.failed = Some(proposal);
             return russcip::HeurResult::NoSolFound;
         };
