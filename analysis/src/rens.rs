@@ -34,7 +34,8 @@ use fusion_solver::{PrimalHeuristic, VarId};
 /// 17: 147, 157, 153, 275, 422 against 241, 225, 612, 343, 593), seed 13 was newly
 /// proven, and the six at the time limit ended with bounds within 0.1 unit of before or
 /// higher; the other programs' searches did not change (docs/ilp-measurements.md,
-/// 2026-12-03). A failed proposal costs a fraction of a second where its fixed model is
+/// 2026-12-03). Seed 8's second completion is near the time cap, though: in a slower
+/// hour it stopped short with a worse clustering, and the proof took 277 nodes. A failed proposal costs a fraction of a second where its fixed model is
 /// infeasible in presolving or within a few nodes; and all the completions together
 /// take at most the time cap of one (`fusion_solver`'s `COMPLETION_SHARE`).
 pub const ATTEMPTS: usize = 5;
