@@ -1,7 +1,7 @@
 //! The optimal fusion analysis, independent of MLIR.
 //!
 //! Data flows: a program's dependence [`graph::Graph`] (built from IR by the `passes`
-//! crate's extractor, or by [`random`] in tests) → an ILP of one of the
+//! crate's extractor, or by `random`, behind the `generators` feature, in tests) → an ILP of one of the
 //! [`formulation`]s, solved by `fusion-solver` → a [`clustering::Clustering`], which the
 //! independent [`validate`] checks and [`cost`] prices before [`driver`] accepts it;
 //! [`report`] renders the result. [`local_search`] improves the solver's starting
