@@ -577,7 +577,11 @@ fn solve_validated(
     let separator = hooks.separator.map(|inner| Rc::new(RefCell::new(inner)));
     // The completion must meet the lazy rows too, or SCIP would reject it.
     let lazy_rows = separator.as_ref().filter(|_| hooks.lazy);
-    let completed = if hooks.start.is_empty() { None } else { completed_start(model, limits, &hooks.start, lazy_rows) };
+    let completed = if hooks.start.is_empty() {
+        None
+    } else {
+        completed_start(model, limits.time_seconds * COMPLETION_SHARE, &hooks.start, lazy_rows)
+    };
     let (mut scip, vars) = build(model, limits, true)?;
     let originals: Vec<*mut russcip::ffi::SCIP_VAR> = vars.iter().map(|v| v.inner()).collect();
     if let Some(inner) = hooks.heuristic {
@@ -745,8 +749,8 @@ const COMPLETION_SHARE: f64 = 0.1;
 const COMPLETION_NODES: u64 = 100;
 
 /// A partial start made whole: the model solved with the start's variables fixed to its
-/// values (sequentially, within [`COMPLETION_NODES`] nodes and [`COMPLETION_SHARE`] of
-/// the limit), so that SCIP begins
+/// values (sequentially, within [`COMPLETION_NODES`] nodes and `seconds`: callers give
+/// it [`COMPLETION_SHARE`] of their limit, or what is left of it), so that SCIP begins
 /// with a complete incumbent. SCIP's own `completesol` heuristic is given the partial
 /// start otherwise, but it gives up on some of the fusion models whose completion is
 /// easy (measured on `fusion-bench --sizes 100`: no incumbent at the root for 6 of 20
@@ -757,7 +761,7 @@ const COMPLETION_NODES: u64 = 100;
 /// `completesol` as before).
 fn completed_start(
     model: &Model,
-    limits: &Limits,
+    seconds: f64,
     start: &[(VarId, f64)],
     lazy_rows: Option<&Rc<RefCell<Box<dyn CutSeparator>>>>,
 ) -> Option<Vec<f64>> {
@@ -771,12 +775,7 @@ fn completed_start(
     if has_empty_interval(&fixed) {
         return None;
     }
-    let limits = Limits {
-        time_seconds: limits.time_seconds * COMPLETION_SHARE,
-        relative_gap: 0.0,
-        threads: 1,
-        nodes: Some(COMPLETION_NODES),
-    };
+    let limits = Limits { time_seconds: seconds, relative_gap: 0.0, threads: 1, nodes: Some(COMPLETION_NODES) };
     let hooks = match lazy_rows {
         Some(rows) => Hooks {
             separator: Some(Box::new(SharedSeparator(rows.clone()))),
@@ -1442,10 +1441,8 @@ impl CallerHeuristic {
         {
             return russcip::HeurResult::NoSolFound;
         }
-        // The completion takes `COMPLETION_SHARE` of the limit it is given: the budget left.
-        let limits = Limits { time_seconds: budget / COMPLETION_SHARE, ..self.limits };
         let completing = Instant::now();
-        let completion = completed_start(&self.model, &limits, &proposal, self.lazy_rows.as_ref());
+        let completion = completed_start(&self.model, budget, &proposal, self.lazy_rows.as_ref());
         self.completing_seconds += completing.elapsed().as_secs_f64();
         let Some(point) = completion else {
             self.failed = Some(proposal);
@@ -1642,15 +1639,15 @@ pub(crate) mod tests {
         }
         m.add_row("five", xs.iter().map(|&x| (x, 1.0)).collect(), 5.0, 5.0);
         let start = vec![(xs[0], 1.0), (xs[6], 1.0)];
-        let values = completed_start(&m, &Limits::default(), &start, None).expect("completed");
+        let values = completed_start(&m, Limits::default().time_seconds, &start, None).expect("completed");
         check_feasible(&m, &values, 1e-6).expect("a point of the model");
         assert_eq!((values[0], values[6]), (1.0, 1.0), "the start's values are kept");
         // The cheapest completion: x0 and x6 (costs 1 and 7), x7 and x14 (1 each), one of
         // cost 2.
         assert!((m.objective_value(&values) - 12.0).abs() < 1e-6, "{values:?}");
         let too_many: Vec<_> = xs[..6].iter().map(|&x| (x, 1.0)).collect();
-        assert!(completed_start(&m, &Limits::default(), &too_many, None).is_none());
-        assert!(completed_start(&m, &Limits::default(), &[(xs[1], 2.0)], None).is_none());
+        assert!(completed_start(&m, Limits::default().time_seconds, &too_many, None).is_none());
+        assert!(completed_start(&m, Limits::default().time_seconds, &[(xs[1], 2.0)], None).is_none());
         let solved =
             solve_with(&m, &Limits::default(), Hooks { start, ..Hooks::default() }).expect("solved from the start");
         assert!((solved.objective - 7.0).abs() < 1e-6, "x0, x7 and x14, then two of cost 2: {}", solved.objective);
