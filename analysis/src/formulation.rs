@@ -148,13 +148,19 @@ fn possible(preventing: &[Vec<bool>], a: NodeId, b: NodeId) -> bool {
 }
 
 /// The parent transducer of a node (seed 001 Fig. 1.7): the transducer whose output
-/// size is the node's iteration size.
-fn parent_transducer(graph: &Graph, n: NodeId) -> Option<NodeId> {
-    graph.parent_transducer(n).filter(|t| *t != n)
+/// size is the node's iteration size. `parents` is [`Graph::parent_transducers`].
+fn parent_transducer(parents: &[Option<NodeId>], n: NodeId) -> Option<NodeId> {
+    parents[n.0].filter(|t| *t != n)
 }
 
 /// Compatible concestors of `a` and `b` with their distance (seed 001 Fig. 1.8).
-fn concestors_with_distance(graph: &Graph, a: NodeId, b: NodeId, fuel: usize) -> Option<(NodeId, NodeId, usize)> {
+fn concestors_with_distance(
+    graph: &Graph,
+    parents: &[Option<NodeId>],
+    a: NodeId,
+    b: NodeId,
+    fuel: usize,
+) -> Option<(NodeId, NodeId, usize)> {
     let (ia, ib) = (graph.node(a).iteration?, graph.node(b).iteration?);
     if ia == ib {
         return Some((a, b, 0));
@@ -162,8 +168,8 @@ fn concestors_with_distance(graph: &Graph, a: NodeId, b: NodeId, fuel: usize) ->
     if fuel == 0 {
         return None;
     }
-    let pa = parent_transducer(graph, a).and_then(|a2| concestors_with_distance(graph, a2, b, fuel - 1));
-    let pb = parent_transducer(graph, b).and_then(|b2| concestors_with_distance(graph, a, b2, fuel - 1));
+    let pa = parent_transducer(parents, a).and_then(|a2| concestors_with_distance(graph, parents, a2, b, fuel - 1));
+    let pb = parent_transducer(parents, b).and_then(|b2| concestors_with_distance(graph, parents, a, b2, fuel - 1));
     let closest = match (pa, pb) {
         (Some(l), Some(r)) => Some(if l.2 <= r.2 { l } else { r }),
         (l, r) => l.or(r),
@@ -175,9 +181,9 @@ fn concestors_with_distance(graph: &Graph, a: NodeId, b: NodeId, fuel: usize) ->
 ///
 /// The validator has its own implementation (`validate::concestors`) on purpose: every
 /// clustering this formulation produces is checked by the validator, so a defect here
-/// must not be hidden by the same defect there.
-pub fn concestors(graph: &Graph, a: NodeId, b: NodeId) -> Option<(NodeId, NodeId)> {
-    concestors_with_distance(graph, a, b, graph.nodes.len() * 2).map(|(x, y, _)| (x, y))
+/// must not be hidden by the same defect there. `parents` is [`Graph::parent_transducers`].
+fn concestors(graph: &Graph, parents: &[Option<NodeId>], a: NodeId, b: NodeId) -> Option<(NodeId, NodeId)> {
+    concestors_with_distance(graph, parents, a, b, graph.nodes.len() * 2).map(|(x, y, _)| (x, y))
 }
 
 /// The graph as seed 001 sees it: a gather reads its source at computed indices, so
@@ -217,6 +223,8 @@ struct Builder<'g> {
     counts_clusters: bool,
     /// See [`Ilp::shares`].
     shares: Vec<(NodeId, NodeId, VarId)>,
+    /// Each node's parent transducer ([`Graph::parent_transducers`]), for the concestors.
+    parents: Vec<Option<NodeId>>,
 }
 
 impl<'g> Builder<'g> {
@@ -239,6 +247,7 @@ impl<'g> Builder<'g> {
             size_pairs: Vec::new(),
             counts_clusters: false,
             shares: Vec::new(),
+            parents: graph.parent_transducers(),
         }
     }
 
@@ -903,7 +912,7 @@ fn separate_incompatible_sizes(b: &mut Builder, order_upper: &[u32]) {
             if graph.node(a).iteration == graph.node(c).iteration
                 || component[a.0] != component[c.0]
                 || b.apart.as_ref().is_some_and(|apart| apart[a.0][c.0])
-                || concestors(graph, a, c).is_some()
+                || concestors(graph, &b.parents, a, c).is_some()
             {
                 continue;
             }
@@ -2015,7 +2024,7 @@ fn add_robinson_pairs(b: &mut Builder, nodes: &[NodeId]) -> Vec<((NodeId, NodeId
 /// (ci, cj)); without concestors, or when a fusion-preventing path separates them,
 /// never (x_ij = 1).
 fn require_fused_concestors(b: &mut Builder, preventing: &[Vec<bool>], (i, j): (NodeId, NodeId), x: VarId) {
-    match concestors(b.graph, i, j) {
+    match concestors(b.graph, &b.parents, i, j) {
         Some((ci, cj))
             if possible(preventing, ci, i) && possible(preventing, cj, j) && possible(preventing, ci, cj) =>
         {

@@ -292,19 +292,20 @@ impl fmt::Display for Violation {
 /// The parent transducer of `n` (seed 001 Fig. 1.7 `trans`): the transducer whose
 /// output `n` iterates over, found by following the data (several transducers may share
 /// an output size class). A transducer's own iteration size is its input size, so its
-/// parent is the transducer above it.
-fn parent_transducer(graph: &Graph, n: NodeId) -> Option<NodeId> {
+/// parent is the transducer above it. `parents` is [`Graph::parent_transducers`].
+fn parent_transducer(graph: &Graph, parents: &[Option<NodeId>], n: NodeId) -> Option<NodeId> {
     graph.node(n).iteration?;
-    graph.parent_transducer(n).filter(|t| *t != n && t.0 < graph.nodes.len())
+    parents.get(n.0).copied().flatten().filter(|t| *t != n && t.0 < graph.nodes.len())
 }
 
 /// A pair of compatible concestors with their distance (`concestors'` of Fig. 1.8).
 type Concestors = Option<(NodeId, NodeId, usize)>;
 
 /// `concestors'` of seed 001 Fig. 1.8 with memoisation; `busy` guards against cycles
-/// in a malformed transducer relation.
+/// in a malformed transducer relation; `parents` is [`Graph::parent_transducers`].
 fn concestors_rec(
     graph: &Graph,
+    parents: &[Option<NodeId>],
     a: NodeId,
     b: NodeId,
     memo: &mut HashMap<(NodeId, NodeId), Concestors>,
@@ -321,8 +322,8 @@ fn concestors_rec(
         return None;
     }
     // p_a: climb from a to its parent transducer a'; p_b: from b to b'.
-    let pa = parent_transducer(graph, a).and_then(|a2| concestors_rec(graph, a2, b, memo, busy));
-    let pb = parent_transducer(graph, b).and_then(|b2| concestors_rec(graph, a, b2, memo, busy));
+    let pa = parent_transducer(graph, parents, a).and_then(|a2| concestors_rec(graph, parents, a2, b, memo, busy));
+    let pb = parent_transducer(graph, parents, b).and_then(|b2| concestors_rec(graph, parents, a, b2, memo, busy));
     let closest = match (pa, pb) {
         // closest: the pair with the smaller distance, the left one on ties.
         (Some(l), Some(r)) => Some(if l.2 <= r.2 { l } else { r }),
@@ -345,7 +346,7 @@ fn concestors_rec(
 pub fn concestors(graph: &Graph, a: NodeId, b: NodeId) -> Option<(NodeId, NodeId)> {
     let mut memo = HashMap::new();
     let mut busy = BTreeSet::new();
-    concestors_rec(graph, a, b, &mut memo, &mut busy).map(|(x, y, _)| (x, y))
+    concestors_rec(graph, &graph.parent_transducers(), a, b, &mut memo, &mut busy).map(|(x, y, _)| (x, y))
 }
 
 /// Checks `clustering` against every rule of the module documentation and returns all
@@ -744,6 +745,8 @@ impl Ctx<'_> {
     fn check_iteration_sizes(&self, out: &mut Vec<Violation>) {
         let mut memo = HashMap::new();
         let mut busy = BTreeSet::new();
+        // Found when a cluster first mixes iteration sizes (most clusterings have none).
+        let mut parents: Option<Vec<Option<NodeId>>> = None;
         for (c, nodes) in self.clustering.clusters.iter().enumerate() {
             if nodes.len() < 2 {
                 continue;
@@ -758,7 +761,8 @@ impl Ctx<'_> {
                     if sa == sb {
                         continue;
                     }
-                    match concestors_rec(self.graph, da, db, &mut memo, &mut busy) {
+                    let parents = parents.get_or_insert_with(|| self.graph.parent_transducers());
+                    match concestors_rec(self.graph, parents, da, db, &mut memo, &mut busy) {
                         None => out.push(Violation::IterationSizeMismatch {
                             a: self.name(a),
                             b: self.name(b),
