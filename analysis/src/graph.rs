@@ -303,7 +303,6 @@ impl Graph {
     }
 
     /// Looks a node up by name (tests and reports).
-    /// Looks a node up by name (tests and reports).
     pub fn find(&self, name: &str) -> Option<NodeId> {
         self.nodes.iter().position(|n| n.name == name).map(NodeId)
     }
