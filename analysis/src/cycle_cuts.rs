@@ -71,6 +71,13 @@ pub struct Link {
     pub active_at_zero: bool,
 }
 
+impl Link {
+    /// The value of its variable at which the link is active.
+    fn active_value(&self) -> f64 {
+        if self.active_at_zero { 0.0 } else { 1.0 }
+    }
+}
+
 /// Two readers of one array, in one cluster when both are fused with its producer or
 /// when they share the read: weight `x_u + x_v − 2z` (see the module's "Pair links").
 #[derive(Clone, Copy, Debug)]
@@ -499,36 +506,9 @@ impl CycleCuts {
     /// has l inactive. ∎
     pub fn implied(&self, lower: &[f64], upper: &[f64]) -> Propagation {
         let n = self.nodes;
-        let fixed_at = |var: VarId, value: f64| {
-            let (lo, up) = (lower[var.0], upper[var.0]);
-            if value > 0.5 { lo > 0.5 } else { up < 0.5 }
-        };
-        let active_value = |link: &Link| if link.active_at_zero { 0.0 } else { 1.0 };
-        let cluster = self.components(|link| fixed_at(link.var, active_value(link)));
-        if self.conflicts.iter().any(|&(a, c)| cluster[a] == cluster[c]) {
+        let Some(ClustersAtNode { cluster, out, undecided }) = self.clusters_at_node(lower, upper) else {
             return Propagation::Infeasible;
-        }
-        // Arcs between clusters, with whether each is fixed strict.
-        let mut out: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
-        for arc in &self.arcs {
-            let strict = match arc.strictness {
-                Strictness::Always => true,
-                Strictness::WhenUnfused(x) => fixed_at(x, 1.0),
-            };
-            let (from, to) = (cluster[arc.from], cluster[arc.to]);
-            if from == to {
-                if strict {
-                    return Propagation::Infeasible;
-                }
-                continue;
-            }
-            out[from].push((to, strict));
-        }
-        let undecided: Vec<&Link> = self
-            .links
-            .iter()
-            .filter(|l| !fixed_at(l.var, 0.0) && !fixed_at(l.var, 1.0) && cluster[l.u] != cluster[l.v])
-            .collect();
+        };
         // Which clusters a path with a strict arc reaches from each cluster, over the
         // strongly connected components of the arcs between clusters: a strict arc inside
         // a component lies on a cycle (infeasible); otherwise the members of a component
@@ -573,11 +553,54 @@ impl CycleCuts {
         for link in undecided {
             let (a, b) = (cluster[link.u], cluster[link.v]);
             if reaches(a, b) || reaches(b, a) || conflict_between(a, b) {
-                fixings.push((link.var, 1.0 - active_value(link)));
+                fixings.push((link.var, 1.0 - link.active_value()));
             }
         }
         if fixings.is_empty() { Propagation::Nothing } else { Propagation::Fixings(fixings) }
     }
+
+    /// What [`CycleCuts::implied`] works on at a node with bounds `lower` and `upper`:
+    /// the clusters the links fixed active form, the arcs between them with whether each
+    /// is fixed strict, and the undecided links between two of them; `None` when a
+    /// conflict pair shares a cluster or a fixed-strict arc lies inside one.
+    fn clusters_at_node<'a>(&'a self, lower: &[f64], upper: &[f64]) -> Option<ClustersAtNode<'a>> {
+        let fixed_at = |var: VarId, value: f64| if value > 0.5 { lower[var.0] > 0.5 } else { upper[var.0] < 0.5 };
+        let cluster = self.components(|link| fixed_at(link.var, link.active_value()));
+        if self.conflicts.iter().any(|&(a, c)| cluster[a] == cluster[c]) {
+            return None;
+        }
+        let mut out: Vec<Vec<(usize, bool)>> = vec![Vec::new(); self.nodes];
+        for arc in &self.arcs {
+            let strict = match arc.strictness {
+                Strictness::Always => true,
+                Strictness::WhenUnfused(x) => fixed_at(x, 1.0),
+            };
+            let (from, to) = (cluster[arc.from], cluster[arc.to]);
+            if from == to {
+                if strict {
+                    return None;
+                }
+                continue;
+            }
+            out[from].push((to, strict));
+        }
+        let undecided = self
+            .links
+            .iter()
+            .filter(|l| !fixed_at(l.var, 0.0) && !fixed_at(l.var, 1.0) && cluster[l.u] != cluster[l.v])
+            .collect();
+        Some(ClustersAtNode { cluster, out, undecided })
+    }
+}
+
+/// The clusters at a node ([`CycleCuts::clusters_at_node`]).
+struct ClustersAtNode<'a> {
+    /// Each node's cluster (a representative node).
+    cluster: Vec<usize>,
+    /// The arcs leaving each cluster for another, with whether each is fixed strict.
+    out: Vec<Vec<(usize, bool)>>,
+    /// The links neither fixed active nor inactive that join two clusters.
+    undecided: Vec<&'a Link>,
 }
 
 /// The strongly connected components of the graph with arcs `out[v]` (the flag is
@@ -813,34 +836,13 @@ mod tests {
 
     /// [`CycleCuts::implied`] as a search from every cluster that ends an undecided link
     /// or leaves over a strict arc, over (cluster, strict arc seen) pairs: the
-    /// reference for the components-and-bitsets computation.
+    /// reference for the components-and-bitsets computation of what those clusters
+    /// reach.
     fn implied_by_search(cuts: &CycleCuts, lower: &[f64], upper: &[f64]) -> Propagation {
         let n = cuts.nodes;
-        let fixed_at = |var: VarId, value: f64| if value > 0.5 { lower[var.0] > 0.5 } else { upper[var.0] < 0.5 };
-        let active_value = |link: &Link| if link.active_at_zero { 0.0 } else { 1.0 };
-        let cluster = cuts.components(|link| fixed_at(link.var, active_value(link)));
-        if cuts.conflicts.iter().any(|&(a, c)| cluster[a] == cluster[c]) {
+        let Some(ClustersAtNode { cluster, out, undecided }) = cuts.clusters_at_node(lower, upper) else {
             return Propagation::Infeasible;
-        }
-        let mut out: Vec<Vec<(usize, bool)>> = vec![Vec::new(); n];
-        for arc in &cuts.arcs {
-            let strict = match arc.strictness {
-                Strictness::Always => true,
-                Strictness::WhenUnfused(x) => fixed_at(x, 1.0),
-            };
-            let (from, to) = (cluster[arc.from], cluster[arc.to]);
-            if from == to && strict {
-                return Propagation::Infeasible;
-            }
-            if from != to {
-                out[from].push((to, strict));
-            }
-        }
-        let undecided: Vec<&Link> = cuts
-            .links
-            .iter()
-            .filter(|l| !fixed_at(l.var, 0.0) && !fixed_at(l.var, 1.0) && cluster[l.u] != cluster[l.v])
-            .collect();
+        };
         let mut sources: Vec<usize> = undecided.iter().flat_map(|l| [cluster[l.u], cluster[l.v]]).collect();
         sources.extend((0..n).filter(|&c| out[c].iter().any(|&(_, s)| s)));
         let mut strictly_reached: Vec<Option<Vec<bool>>> = vec![None; n];
@@ -873,7 +875,7 @@ mod tests {
                 let (a, b) = (cluster[l.u], cluster[l.v]);
                 reaches(a, b) || reaches(b, a) || conflict(a, b)
             })
-            .map(|l| (l.var, 1.0 - active_value(l)))
+            .map(|l| (l.var, 1.0 - l.active_value()))
             .collect();
         if fixings.is_empty() { Propagation::Nothing } else { Propagation::Fixings(fixings) }
     }
