@@ -768,9 +768,10 @@ fn completed_start(
     let mut fixed = model.clone();
     fixed.name = format!("{}_start", model.name);
     // SCIP's searching heuristics (diving, shifting, neighbourhood searches) do not see
-    // the lazy rows, so where the completion has them their points are mostly rejected,
-    // as in the main solve (`Heuristics::RoundingOnly`); the rest of the completion's
-    // points come from its node LPs. Measured on a RENS completion of n = 200 seed 7,
+    // the lazy rows, so where the completion has them their points are mostly rejected;
+    // the larger lazy models' main solves turn them off for that reason
+    // (`Heuristics::RoundingOnly`), and so does the completion, whose other points come
+    // from its node LPs. Measured on a RENS completion of n = 200 seed 7,
     // 100 nodes in 2.2 s: 0.68 s in those heuristics, every improvement found by an LP.
     // Random programs of 200 combinators, seeds 0–19, side by side with SCIP's whole
     // set: the same 15 proven, 11 of them with the same search node for node, ten of
